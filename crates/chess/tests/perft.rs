@@ -1,5 +1,5 @@
 //! Perft through our `parlor_game::Position` trait against the suites in tests/data (sources named in the files).
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::result_large_err)]
 
 use parlor_chess::Position;
 use parlor_game::perft;

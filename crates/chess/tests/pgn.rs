@@ -35,7 +35,10 @@ fn export_has_the_seven_tag_roster_time_control_and_termination() {
     ] {
         assert!(text.contains(tag), "missing {tag} in\n{text}");
     }
-    assert!(text.contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"), "{text}");
+    assert!(
+        text.contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"),
+        "{text}"
+    );
     assert!(!text.contains("[FEN"));
     let back = pgn::read(&text).unwrap();
     assert_eq!(back.tag("White"), Some("Anika \"the rook\""));
@@ -52,7 +55,10 @@ fn export_of_a_set_up_position_carries_its_fen_and_black_first() {
     }
     g.apply(GameEvent::Timeout(Seat::Second)).unwrap();
     let text = g.export(&info());
-    assert!(text.contains("[SetUp \"1\"]") && text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
+    assert!(
+        text.contains("[SetUp \"1\"]") && text.contains(&format!("[FEN \"{fen}\"]")),
+        "{text}"
+    );
     assert!(text.contains("40... Kd7 41. a8=Q Kd6 1-0"), "{text}");
     assert!(text.contains("[Termination \"time forfeit\"]"));
     let back = pgn::read(&text).unwrap();
@@ -100,8 +106,17 @@ fn resignation_and_agreement_read_back() {
 
 #[test]
 fn bad_pgn_gets_typed_errors() {
-    assert!(matches!(pgn::read("[Event \"x\"\n\n1. e4"), Err(pgn::PgnError::Tag { line: 1 })));
-    assert!(matches!(pgn::read("1. e4 e5 2. Ke3"), Err(pgn::PgnError::Move { ply: 3, .. })));
+    assert!(matches!(
+        pgn::read("[Event \"x\"\n\n1. e4"),
+        Err(pgn::PgnError::Tag { line: 1 })
+    ));
+    assert!(matches!(
+        pgn::read("1. e4 e5 2. Ke3"),
+        Err(pgn::PgnError::Move { ply: 3, .. })
+    ));
     assert!(matches!(pgn::read("1. e4 {open"), Err(pgn::PgnError::Unclosed)));
-    assert!(matches!(pgn::read("[FEN \"nonsense\"]\n\n*"), Err(pgn::PgnError::Fen(_))));
+    assert!(matches!(
+        pgn::read("[FEN \"nonsense\"]\n\n*"),
+        Err(pgn::PgnError::Fen(_))
+    ));
 }

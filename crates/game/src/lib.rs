@@ -10,9 +10,11 @@
 //! - [`rules`]: the traits: [`Position`] (the fast, pure rules of one position: perft and search use it) and
 //!   [`Rules`] (a whole game as a table runs it: history, draws, resignations, clocks' flags, export).
 //! - [`perft`]: a generic perft over [`Position`].
+//! - [`bench`]: medians of repeated timed runs, for `parlor bench`.
 //!
 //! This crate uses `std` only: no I/O, no async, no logging.
 
+pub mod bench;
 pub mod error;
 pub mod kind;
 pub mod outcome;
