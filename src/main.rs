@@ -21,6 +21,44 @@ enum Command {
     /// Measure speed.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Speak UCI on stdin/stdout: our chess engine for GUIs and match tools.
+    Uci,
+    /// Play a match between two players and print W/D/L and an Elo estimate.
+    Match(MatchArgs),
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// chess (draughts and chess4 follow).
+    #[arg(long, default_value = "chess")]
+    game: String,
+    /// Player A (reported): easy, medium, hard, random, or a UCI engine command such as /usr/games/stockfish.
+    #[arg(long)]
+    a: String,
+    /// Player B.
+    #[arg(long)]
+    b: String,
+    /// An option for an engine A as `Name=value` (repeatable), e.g. "Skill Level=10".
+    #[arg(long = "a-option")]
+    a_options: Vec<String>,
+    /// An option for an engine B as `Name=value` (repeatable).
+    #[arg(long = "b-option")]
+    b_options: Vec<String>,
+    /// Number of games (each opening twice, colours swapped).
+    #[arg(long, default_value_t = 40)]
+    games: usize,
+    /// Milliseconds per move.
+    #[arg(long, default_value_t = 100)]
+    movetime: u64,
+    /// Games at once (default: the number of cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Seed of the levels' and the random mover's choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games longer than this many plies are drawn.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
 }
 
 #[derive(Args, Debug)]
@@ -43,6 +81,33 @@ struct PerftArgs {
 enum BenchCommand {
     /// Perft speed: nodes per second through our traits (and, for chess, through shakmaty directly).
     Perft(BenchPerftArgs),
+    /// Nodes searched at a fixed depth on a fixed position set (a change of search behaviour changes them).
+    Search(BenchSearchArgs),
+    /// Timed searches with random clocks and stop-flag searches: how late any returned.
+    Clock(BenchClockArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchSearchArgs {
+    /// chess (draughts and chess4 follow).
+    #[arg(long, default_value = "chess")]
+    game: String,
+    /// Depth in plies.
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+}
+
+#[derive(Args, Debug)]
+struct BenchClockArgs {
+    /// Searches with random clocks.
+    #[arg(long, default_value_t = 200)]
+    searches: usize,
+    /// Searches ended by the stop flag.
+    #[arg(long, default_value_t = 20)]
+    stops: usize,
+    /// Seed of the random clocks.
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -59,7 +124,95 @@ fn main() -> Result<()> {
     match Cli::parse().command {
         Command::Perft(args) => run_perft(&args),
         Command::Bench(BenchCommand::Perft(args)) => bench_perft(&args),
+        Command::Bench(BenchCommand::Search(args)) => bench_search(&args),
+        Command::Bench(BenchCommand::Clock(args)) => bench_clock(&args),
+        Command::Uci => Ok(parlor_ai::uci::run(std::io::stdin().lock(), std::io::stdout())?),
+        Command::Match(args) => run_match(&args),
     }
+}
+
+fn run_match(args: &MatchArgs) -> Result<()> {
+    use parlor_ai::arena::{self, MatchConfig, PlayerSpec};
+    let cfg = MatchConfig {
+        game: game_kind(&args.game)?,
+        a: PlayerSpec::parse(&args.a, &args.a_options)?,
+        b: PlayerSpec::parse(&args.b, &args.b_options)?,
+        games: args.games,
+        movetime: std::time::Duration::from_millis(args.movetime),
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seed: args.seed,
+        max_plies: args.max_plies,
+    };
+    let openings = arena::chess_openings(arena::CHESS_OPENINGS)?;
+    println!(
+        "{} vs {}: {} games at {} ms per move",
+        cfg.a.label(),
+        cfg.b.label(),
+        cfg.games,
+        args.movetime
+    );
+    let summary = arena::run_match(&cfg, &openings, |g, s| {
+        let colour = if g.a_first { "white" } else { "black" };
+        eprintln!(
+            "game {:>3} {:<28} A {colour}: {} ({}, {} plies)  running: {s}",
+            g.index + 1,
+            g.opening,
+            g.a_score,
+            g.reason,
+            g.plies
+        );
+    })?;
+    println!("{} vs {}: {summary}", cfg.a.label(), cfg.b.label());
+    Ok(())
+}
+
+fn bench_search(args: &BenchSearchArgs) -> Result<()> {
+    match game_kind(&args.game)? {
+        GameKind::Chess => {
+            let start = Instant::now();
+            let lines = parlor_ai::bench::chess_search(args.depth);
+            let mut total = 0;
+            for l in &lines {
+                let c = &l.choice;
+                println!(
+                    "{:>10} nodes  {:>5} {:<8} {:>6} ms  {}",
+                    c.nodes,
+                    c.wire,
+                    c.score,
+                    c.elapsed.as_millis(),
+                    l.fen
+                );
+                total += c.nodes;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "chess depth {}: {total} nodes, {secs:.2} s, {:.0} k nodes/s",
+                args.depth,
+                total as f64 / secs / 1e3
+            );
+        }
+        other => bail!("bench search for {other} is not available yet"),
+    }
+    Ok(())
+}
+
+fn bench_clock(args: &BenchClockArgs) -> Result<()> {
+    let r = parlor_ai::bench::timing(args.searches, args.stops, args.seed);
+    println!(
+        "{} timed searches: {} returned more than 20 ms after their budget; largest overrun {:.1} ms; hard level used {:.0}% of its budget on average",
+        r.searches,
+        r.late,
+        r.max_overrun.as_secs_f64() * 1e3,
+        r.mean_use * 100.0
+    );
+    println!(
+        "{} stopped searches: longest time from the stop flag to the answer {:.1} ms",
+        r.stops,
+        r.max_stop_latency.as_secs_f64() * 1e3
+    );
+    Ok(())
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {

@@ -1,0 +1,580 @@
+//! Matches between players: our levels, a random mover, or an external UCI engine such as Stockfish. Games start
+//! from a set of balanced openings, each opening played twice with colours swapped, at a fixed time per move, in
+//! parallel; the result is W/D/L with an Elo estimate and its 95% error (`parlor match`).
+
+use crate::request::{Level, Limit, Request};
+use crate::rng::Rng;
+use crate::{Engine, chess::Root};
+use parlor_game::{GameKind, Outcome, Rules, Seat};
+use shakmaty::Position as _;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+/// The balanced chess openings kept in the repository.
+pub const CHESS_OPENINGS: &str = include_str!("../data/chess-openings.txt");
+
+/// A match that could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// An external engine could not be started or stopped answering.
+    #[error("engine `{command}`: {reason}")]
+    Engine {
+        /// The command line.
+        command: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A player spec was not understood.
+    #[error("player `{0}`: expected easy, medium, hard, random or an engine command")]
+    BadPlayer(String),
+    /// The opening file has a line that is not `name: moves`, or a move that is not legal.
+    #[error("opening `{0}` is not valid")]
+    BadOpening(String),
+    /// There is no match runner for this game yet.
+    #[error("no match runner for {0} yet")]
+    Unsupported(GameKind),
+}
+
+/// Who plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// Our engine at a level.
+    Level(Level),
+    /// A uniformly random legal move.
+    Random,
+    /// An external UCI engine: the program and its arguments, and `setoption` pairs.
+    Uci {
+        /// Program and arguments, split on whitespace.
+        command: String,
+        /// `(name, value)` pairs sent as `setoption name N value V`.
+        options: Vec<(String, String)>,
+    },
+}
+
+impl PlayerSpec {
+    /// `easy`, `medium`, `hard`, `random`, or an engine command (with `options` as `Name=value`).
+    ///
+    /// # Errors
+    /// [`ArenaError::BadPlayer`] for an empty spec or an option without `=`.
+    pub fn parse(spec: &str, options: &[String]) -> Result<PlayerSpec, ArenaError> {
+        let spec = spec.trim();
+        if spec.is_empty() {
+            return Err(ArenaError::BadPlayer(spec.to_owned()));
+        }
+        if let Ok(level) = spec.parse::<Level>() {
+            return Ok(PlayerSpec::Level(level));
+        }
+        if spec.eq_ignore_ascii_case("random") {
+            return Ok(PlayerSpec::Random);
+        }
+        let options = options
+            .iter()
+            .map(|o| {
+                o.split_once('=')
+                    .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
+                    .ok_or_else(|| ArenaError::BadPlayer(format!("{spec} option {o}")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(PlayerSpec::Uci {
+            command: spec.to_owned(),
+            options,
+        })
+    }
+
+    /// A short name for reports.
+    pub fn label(&self) -> String {
+        match self {
+            PlayerSpec::Level(l) => l.to_string(),
+            PlayerSpec::Random => "random".to_owned(),
+            PlayerSpec::Uci { command, options } => {
+                let opts: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                if opts.is_empty() {
+                    command.clone()
+                } else {
+                    format!("{command} [{}]", opts.join(", "))
+                }
+            }
+        }
+    }
+}
+
+/// A match to play.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game.
+    pub game: GameKind,
+    /// The player whose results are reported.
+    pub a: PlayerSpec,
+    /// The opponent.
+    pub b: PlayerSpec,
+    /// Number of games (each opening twice, colours swapped).
+    pub games: usize,
+    /// Time per move for every player.
+    pub movetime: Duration,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Seed for the random choices of our levels and the random mover.
+    pub seed: u64,
+    /// Games longer than this many plies are scored as draws.
+    pub max_plies: usize,
+}
+
+/// One game's result for player A.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Index of the game.
+    pub index: usize,
+    /// The opening's name.
+    pub opening: String,
+    /// Whether A had the first seat (White).
+    pub a_first: bool,
+    /// 1.0, 0.5 or 0.0 for A.
+    pub a_score: f64,
+    /// How it ended.
+    pub reason: String,
+    /// Plies played.
+    pub plies: usize,
+}
+
+/// W/D/L for player A and the Elo estimate.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// A's wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// A's losses.
+    pub losses: usize,
+}
+
+impl Summary {
+    /// Adds a game.
+    pub fn add(&mut self, a_score: f64) {
+        if a_score > 0.75 {
+            self.wins += 1;
+        } else if a_score > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> usize {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score as a fraction.
+    pub fn score(&self) -> f64 {
+        let n = self.games().max(1) as f64;
+        (self.wins as f64 + 0.5 * self.draws as f64) / n
+    }
+
+    /// The Elo difference A minus B from the score, and the half-width of its 95% confidence interval (normal
+    /// approximation of the per-game score's standard error, mapped through the logistic Elo curve).
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games().max(1) as f64;
+        let p = self.score();
+        let var = (self.wins as f64 * (1.0 - p).powi(2)
+            + self.draws as f64 * (0.5 - p).powi(2)
+            + self.losses as f64 * p.powi(2))
+            / n;
+        let se = (var / n).sqrt();
+        let elo = |s: f64| {
+            let s = s.clamp(1e-3, 1.0 - 1e-3);
+            -400.0 * (1.0 / s - 1.0).log10()
+        };
+        let (lo, hi) = (elo(p - 1.96 * se), elo(p + 1.96 * se));
+        (elo(p), (hi - lo) / 2.0)
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (elo, err) = self.elo();
+        write!(
+            f,
+            "W {} D {} L {} ({} games): score {:.1}%, Elo {:+.0} +- {:.0} (95%)",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.games(),
+            100.0 * self.score(),
+            elo,
+            err
+        )
+    }
+}
+
+/// An opening: a name and moves from the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Its name.
+    pub name: String,
+    /// Moves in wire notation.
+    pub moves: Vec<String>,
+}
+
+/// Reads an openings file (`name: moves`, `#` comments) and checks every move.
+///
+/// # Errors
+/// [`ArenaError::BadOpening`] for a malformed line or an illegal move.
+pub fn chess_openings(text: &str) -> Result<Vec<Opening>, ArenaError> {
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let (name, moves) = line
+            .split_once(':')
+            .ok_or_else(|| ArenaError::BadOpening(line.to_owned()))?;
+        let moves: Vec<String> = moves.split_whitespace().map(str::to_owned).collect();
+        Root::new("", &moves).map_err(|_| ArenaError::BadOpening(name.to_owned()))?;
+        out.push(Opening {
+            name: name.trim().to_owned(),
+            moves,
+        });
+    }
+    Ok(out)
+}
+
+/// A player during a match.
+trait Player {
+    fn new_game(&mut self) -> Result<(), ArenaError>;
+    fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError>;
+}
+
+struct Ours {
+    engine: Engine,
+    level: Level,
+    rng: Rng,
+}
+
+impl Player for Ours {
+    fn new_game(&mut self) -> Result<(), ArenaError> {
+        self.engine.new_game();
+        Ok(())
+    }
+    fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError> {
+        let mut req = Request::new(GameKind::Chess, self.level, Limit::MoveTime(movetime));
+        req.moves = moves.to_vec();
+        req.seed = Some(self.rng.next_u64());
+        self.engine
+            .choose(&req)
+            .map(|c| c.wire)
+            .map_err(|e| ArenaError::Engine {
+                command: self.level.to_string(),
+                reason: e.to_string(),
+            })
+    }
+}
+
+struct RandomMover(Rng);
+
+impl Player for RandomMover {
+    fn new_game(&mut self) -> Result<(), ArenaError> {
+        Ok(())
+    }
+    fn choose(&mut self, moves: &[String], _: Duration) -> Result<String, ArenaError> {
+        let err = |reason: String| ArenaError::Engine {
+            command: "random".to_owned(),
+            reason,
+        };
+        let root = Root::new("", moves).map_err(|e| err(e.to_string()))?;
+        let legal = root.pos.legal_moves();
+        let m = legal
+            .get(self.0.below(legal.len() as u64) as usize)
+            .ok_or_else(|| err("no legal move".to_owned()))?;
+        Ok(parlor_chess::position::uci(*m).to_string())
+    }
+}
+
+/// An external UCI engine process.
+struct External {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl External {
+    fn start(command: &str, options: &[(String, String)]) -> Result<External, ArenaError> {
+        let err = |reason: String| ArenaError::Engine {
+            command: command.to_owned(),
+            reason,
+        };
+        let mut parts = command.split_whitespace();
+        let program = parts.next().ok_or_else(|| err("empty command".to_owned()))?;
+        let mut child = Command::new(program)
+            .args(parts)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| err(e.to_string()))?;
+        let stdin = child.stdin.take().ok_or_else(|| err("no stdin".to_owned()))?;
+        let stdout = BufReader::new(child.stdout.take().ok_or_else(|| err("no stdout".to_owned()))?);
+        let mut e = External {
+            command: command.to_owned(),
+            child,
+            stdin,
+            stdout,
+        };
+        e.send("uci")?;
+        e.wait_for("uciok")?;
+        for (name, value) in options {
+            e.send(&format!("setoption name {name} value {value}"))?;
+        }
+        e.send("isready")?;
+        e.wait_for("readyok")?;
+        Ok(e)
+    }
+
+    fn err(&self, reason: String) -> ArenaError {
+        ArenaError::Engine {
+            command: self.command.clone(),
+            reason,
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), ArenaError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| self.err(e.to_string()))
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it.
+    fn wait_for(&mut self, prefix: &str) -> Result<String, ArenaError> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self
+                .stdout
+                .read_line(&mut line)
+                .map_err(|e| self.err(e.to_string()))?;
+            if n == 0 {
+                return Err(self.err("closed its output".to_owned()));
+            }
+            if line.starts_with(prefix) {
+                return Ok(line.trim().to_owned());
+            }
+        }
+    }
+}
+
+impl Player for External {
+    fn new_game(&mut self) -> Result<(), ArenaError> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok").map(|_| ())
+    }
+    fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError> {
+        let position = if moves.is_empty() {
+            "position startpos".to_owned()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        self.send(&position)?;
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let line = self.wait_for("bestmove")?;
+        line.split_whitespace()
+            .nth(1)
+            .map(str::to_owned)
+            .ok_or_else(|| self.err(format!("bad answer `{line}`")))
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        // The engine exits on quit; reap it so no zombie stays behind.
+        let _ = self.child.wait();
+    }
+}
+
+fn make_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, ArenaError> {
+    Ok(match spec {
+        PlayerSpec::Level(level) => Box::new(Ours {
+            engine: Engine::new(),
+            level: *level,
+            rng: Rng::new(seed),
+        }),
+        PlayerSpec::Random => Box::new(RandomMover(Rng::new(seed))),
+        PlayerSpec::Uci { command, options } => Box::new(External::start(command, options)?),
+    })
+}
+
+/// Plays one chess game from an opening; returns the score of the first seat and how it ended.
+fn play_chess_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    opening: &Opening,
+    cfg: &MatchConfig,
+) -> Result<(f64, String, usize), ArenaError> {
+    white.new_game()?;
+    black.new_game()?;
+    let mut game = parlor_chess::Game::new();
+    for m in &opening.moves {
+        game.play(m)
+            .map_err(|_| ArenaError::BadOpening(opening.name.clone()))?;
+    }
+    let mut moves = opening.moves.clone();
+    while game.outcome().is_running() {
+        if moves.len() >= cfg.max_plies {
+            return Ok((0.5, "move limit".to_owned(), moves.len()));
+        }
+        let seat = game.turn().unwrap_or(Seat::First);
+        let player: &mut dyn Player = if seat == Seat::First {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let wire = player.choose(&moves, cfg.movetime)?;
+        if game.play(&wire).is_err() {
+            let score = if seat == Seat::First { 0.0 } else { 1.0 };
+            return Ok((score, format!("illegal move {wire}"), moves.len()));
+        }
+        moves.push(wire);
+    }
+    let (score, reason) = match game.outcome() {
+        Outcome::Decided(d) => (
+            if d.winner() == Some(Seat::First) { 1.0 } else { 0.0 },
+            format!("{:?}", d.reason),
+        ),
+        Outcome::Drawn(r) => (0.5, format!("{r:?}")),
+        Outcome::Running => (0.5, "running".to_owned()),
+    };
+    Ok((score, reason, moves.len()))
+}
+
+/// Plays a match, calling `progress` after each game, and returns the games in order.
+///
+/// # Errors
+/// [`ArenaError`] when an engine fails or the game has no runner.
+pub fn run_match(
+    cfg: &MatchConfig,
+    openings: &[Opening],
+    mut progress: impl FnMut(&GameRecord, &Summary),
+) -> Result<Summary, ArenaError> {
+    if cfg.game != GameKind::Chess {
+        return Err(ArenaError::Unsupported(cfg.game));
+    }
+    if openings.is_empty() {
+        return Err(ArenaError::BadOpening("(none)".to_owned()));
+    }
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel::<Result<GameRecord, ArenaError>>();
+    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
+    let mut handles = Vec::new();
+    for w in 0..workers {
+        let (next, tx, cfg, openings) = (Arc::clone(&next), tx.clone(), cfg.clone(), openings.to_vec());
+        handles.push(std::thread::spawn(move || {
+            let seed = cfg.seed ^ (w as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let players = make_player(&cfg.a, seed).and_then(|a| Ok((a, make_player(&cfg.b, seed ^ 1)?)));
+            let (mut a, mut b) = match players {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            };
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= cfg.games {
+                    break;
+                }
+                let opening = &openings[(index / 2) % openings.len()];
+                let a_first = index % 2 == 0;
+                let result = if a_first {
+                    play_chess_game(a.as_mut(), b.as_mut(), opening, &cfg)
+                } else {
+                    play_chess_game(b.as_mut(), a.as_mut(), opening, &cfg)
+                };
+                let record = result.map(|(first_score, reason, plies)| GameRecord {
+                    index,
+                    opening: opening.name.clone(),
+                    a_first,
+                    a_score: if a_first { first_score } else { 1.0 - first_score },
+                    reason,
+                    plies,
+                });
+                let failed = record.is_err();
+                if tx.send(record).is_err() || failed {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let mut summary = Summary::default();
+    let mut first_error = None;
+    for record in rx {
+        match record {
+            Ok(r) => {
+                summary.add(r.a_score);
+                progress(&r, &summary);
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn openings_are_legal() {
+        let openings = chess_openings(CHESS_OPENINGS).unwrap();
+        assert!(openings.len() >= 20);
+    }
+
+    #[test]
+    fn elo_of_even_and_lopsided_scores() {
+        let even = Summary {
+            wins: 10,
+            draws: 20,
+            losses: 10,
+        };
+        assert!(even.elo().0.abs() < 1e-9);
+        let good = Summary {
+            wins: 30,
+            draws: 5,
+            losses: 5,
+        };
+        let (elo, err) = good.elo();
+        assert!(elo > 150.0 && err > 30.0 && err < 200.0, "{elo} {err}");
+    }
+
+    #[test]
+    fn easy_beats_random_in_a_short_match() {
+        let cfg = MatchConfig {
+            game: GameKind::Chess,
+            a: PlayerSpec::Level(Level::Easy),
+            b: PlayerSpec::Random,
+            games: 2,
+            movetime: Duration::from_millis(20),
+            concurrency: 2,
+            seed: 7,
+            max_plies: 300,
+        };
+        let openings = chess_openings(CHESS_OPENINGS).unwrap();
+        let s = run_match(&cfg, &openings, |_, _| {}).unwrap();
+        assert_eq!(s.games(), 2);
+        assert!(s.score() >= 0.5, "{s}");
+    }
+}

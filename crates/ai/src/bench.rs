@@ -1,0 +1,160 @@
+//! Benchmarks: nodes searched at a fixed depth on a fixed set of positions (a change of search behaviour shows as
+//! a change of the count), and a check that searches keep to their time budgets and stop when told.
+
+use crate::Engine;
+use crate::chess::ChessEngine;
+use crate::clock::Budget;
+use crate::params;
+use crate::request::{Choice, Clock, Level, Limit, Request};
+use crate::rng::Rng;
+use parlor_game::GameKind;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The chess positions of `parlor bench search`: the start, well-known test positions of middlegames and endings
+/// (Kiwipete and positions 3 to 5 of the Chess Programming Wiki's perft page, and a few of our own).
+pub const CHESS_POSITIONS: [&str; 8] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "2r2rk1/pp1bqppp/2n1pn2/3p4/2PP4/1PN1PN2/P2BQPPP/2R2RK1 w - - 0 13",
+    "8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 w - - 0 40",
+];
+
+/// One position's bench result.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// The position.
+    pub fen: &'static str,
+    /// What the search chose.
+    pub choice: Choice,
+}
+
+/// Searches every bench position to `depth` at the hard level with a fresh table each, one thread.
+pub fn chess_search(depth: u32) -> Vec<BenchLine> {
+    CHESS_POSITIONS
+        .iter()
+        .filter_map(|fen| {
+            let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Depth(depth));
+            req.start = (*fen).to_owned();
+            req.seed = Some(0);
+            let choice = ChessEngine::new().choose(&req, &mut |_| {}).ok()?;
+            Some(BenchLine { fen, choice })
+        })
+        .collect()
+}
+
+/// What the timing check measured.
+#[derive(Clone, Debug, Default)]
+pub struct TimingReport {
+    /// Searches with a clock.
+    pub searches: usize,
+    /// The largest time past its hard budget any search took to return (zero if none was late).
+    pub max_overrun: Duration,
+    /// Searches that returned more than 20 ms after their budget.
+    pub late: usize,
+    /// The mean of (elapsed / budget) over searches with a budget of at least 10 ms.
+    pub mean_use: f64,
+    /// Searches ended by the stop flag.
+    pub stops: usize,
+    /// The longest time from raising the stop flag to the search returning.
+    pub max_stop_latency: Duration,
+}
+
+/// Runs `searches` chess searches with random clocks (0 to 3 s remaining, 0 to 100 ms increment, sometimes a per
+/// move cap) from the bench positions at every level, and `stops` infinite searches stopped by the flag after a
+/// random 5 to 150 ms; measures how late each returned.
+pub fn timing(searches: usize, stops: usize, seed: u64) -> TimingReport {
+    let mut rng = Rng::new(seed);
+    let mut engine = Engine::new();
+    let mut report = TimingReport {
+        searches,
+        stops,
+        ..TimingReport::default()
+    };
+    let mut uses = Vec::new();
+    for i in 0..searches {
+        let clock = Clock {
+            remaining: Duration::from_millis(rng.below(3001)),
+            increment: Duration::from_millis(rng.below(101)),
+            per_move_cap: (rng.below(3) == 0).then(|| Duration::from_millis(rng.below(500))),
+            moves_to_go: (rng.below(4) == 0).then(|| rng.below(40) as u32 + 1),
+        };
+        let level = Level::ALL[i % 3];
+        let limit = Limit::Clock(clock);
+        let mut req = Request::new(GameKind::Chess, level, limit);
+        req.start = CHESS_POSITIONS[i % CHESS_POSITIONS.len()].to_owned();
+        req.seed = Some(rng.next_u64());
+        let hard = Budget::new(&limit, params::chess_level(level).time_permille)
+            .hard
+            .unwrap_or_default();
+        let start = Instant::now();
+        let _ = engine.choose(&req);
+        let elapsed = start.elapsed();
+        let over = elapsed.saturating_sub(hard);
+        report.max_overrun = report.max_overrun.max(over);
+        if over > Duration::from_millis(20) {
+            report.late += 1;
+        }
+        if level == Level::Hard && hard >= Duration::from_millis(10) {
+            uses.push(elapsed.as_secs_f64() / hard.as_secs_f64());
+        }
+    }
+    report.mean_use = uses.iter().sum::<f64>() / uses.len().max(1) as f64;
+    for i in 0..stops {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Infinite);
+        req.start = CHESS_POSITIONS[i % CHESS_POSITIONS.len()].to_owned();
+        req.stop = Arc::clone(&stop);
+        let wait = Duration::from_millis(5 + rng.below(146));
+        let handle = std::thread::spawn(move || {
+            let mut engine = Engine::new();
+            let _ = engine.choose(&req);
+            Instant::now()
+        });
+        std::thread::sleep(wait);
+        let raised = Instant::now();
+        stop.store(true, Ordering::Relaxed);
+        if let Ok(done) = handle.join() {
+            report.max_stop_latency = report
+                .max_stop_latency
+                .max(done.saturating_duration_since(raised));
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_is_deterministic() {
+        let a: Vec<u64> = chess_search(4).iter().map(|l| l.choice.nodes).collect();
+        let b: Vec<u64> = chess_search(4).iter().map(|l| l.choice.nodes).collect();
+        assert_eq!(a.len(), CHESS_POSITIONS.len());
+        assert_eq!(a, b);
+    }
+
+    /// A cheap version of the timing check that holds on a loaded machine: generous bounds, few searches.
+    #[test]
+    fn searches_keep_to_their_budget_and_stop_on_the_flag() {
+        let r = timing(12, 3, 42);
+        assert!(r.max_overrun < Duration::from_millis(150), "{r:?}");
+        assert!(r.max_stop_latency < Duration::from_millis(150), "{r:?}");
+    }
+
+    /// The full check of issue 5 (200 searches, 20 ms). Timing-sensitive: run alone, in release
+    /// (`cargo test --release -p parlor-ai -- --ignored`), or use `parlor bench clock`.
+    #[test]
+    #[ignore]
+    fn two_hundred_timed_searches_are_within_20_ms() {
+        let r = timing(200, 20, 7);
+        assert_eq!(r.late, 0, "{r:?}");
+        assert!(r.max_stop_latency <= Duration::from_millis(20), "{r:?}");
+    }
+}

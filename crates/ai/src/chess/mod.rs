@@ -1,0 +1,257 @@
+//! The chess CPU player: reads a [`Request`], searches, answers a [`Choice`] in UCI notation.
+//!
+//! - [`eval`]: the evaluation (tapered piece-square tables and a few positional terms).
+//! - [`see`]: static exchange evaluation.
+//! - [`search`]: iterative deepening, PVS, quiescence.
+
+pub mod eval;
+pub(crate) mod search;
+pub mod see;
+
+use crate::clock::{Budget, Timer};
+use crate::params;
+use crate::request::{AiError, Choice, Level, Limit, Request, Score};
+use crate::rng::Rng;
+use crate::tt::Tt;
+use parlor_chess::position::uci;
+use search::{History, Search, hash};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Position as _};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// A position to search from and the hashes of the game that led to it (for repetitions).
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The position.
+    pub pos: Chess,
+    /// Hashes of the positions since the last irreversible move, this one last.
+    pub keys: Vec<u64>,
+}
+
+impl Root {
+    /// The position after `moves` (UCI) from `start` (FEN; empty for the standard start).
+    ///
+    /// # Errors
+    /// [`AiError::BadPosition`] or [`AiError::BadMove`].
+    pub fn new(start: &str, moves: &[String]) -> Result<Root, AiError> {
+        let mut pos = if start.trim().is_empty() || start.trim() == "startpos" {
+            Chess::default()
+        } else {
+            parlor_chess::Position::from_fen(start)
+                .map_err(|e| AiError::BadPosition(e.to_string()))?
+                .0
+        };
+        let mut keys = vec![hash(&pos)];
+        for (index, wire) in moves.iter().enumerate() {
+            let bad = |reason: String| AiError::BadMove {
+                index,
+                wire: wire.clone(),
+                reason,
+            };
+            let parsed: UciMove = wire
+                .trim()
+                .parse()
+                .map_err(|_| bad("not UCI notation".to_owned()))?;
+            let m = parsed.to_move(&pos).map_err(|e| bad(e.to_string()))?;
+            let irreversible = pos.is_irreversible(m);
+            pos.play_unchecked(m);
+            if irreversible {
+                keys.clear();
+            }
+            keys.push(hash(&pos));
+        }
+        Ok(Root { pos, keys })
+    }
+}
+
+/// A chess engine that keeps its transposition table and history between moves of a game.
+#[derive(Debug)]
+pub struct ChessEngine {
+    tt: Tt<Move>,
+    history: Box<History>,
+}
+
+impl Default for ChessEngine {
+    fn default() -> ChessEngine {
+        ChessEngine::new()
+    }
+}
+
+impl ChessEngine {
+    /// An engine with an empty table of [`params::CHESS_TT_ENTRIES`] entries.
+    pub fn new() -> ChessEngine {
+        ChessEngine {
+            tt: Tt::new(params::CHESS_TT_ENTRIES),
+            history: Box::new([[0; 64]; 12]),
+        }
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        *self.history = [[0; 64]; 12];
+    }
+
+    /// Chooses a move for a request, calling `report` after every completed iteration.
+    ///
+    /// # Errors
+    /// [`AiError`] when the position or a move is bad, or the game is over.
+    pub fn choose(&mut self, req: &Request, report: &mut dyn FnMut(&Choice)) -> Result<Choice, AiError> {
+        let root = Root::new(&req.start, &req.moves)?;
+        self.search(
+            &root,
+            req.level,
+            &req.limit,
+            Arc::clone(&req.stop),
+            req.seed,
+            report,
+        )
+    }
+
+    /// Searches a root.
+    ///
+    /// # Errors
+    /// [`AiError::GameOver`] when the side to move has no legal move.
+    pub fn search(
+        &mut self,
+        root: &Root,
+        level: Level,
+        limit: &Limit,
+        stop: Arc<AtomicBool>,
+        seed: Option<u64>,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Result<Choice, AiError> {
+        let lp = params::chess_level(level);
+        let timer = Timer::start(Budget::new(limit, lp.time_permille), stop);
+        let moves = root.pos.legal_moves();
+        if moves.is_empty() {
+            return Err(AiError::GameOver);
+        }
+        let mut rng = Rng::from_seed_or_clock(seed);
+        let noise: Vec<i32> = moves
+            .iter()
+            .map(|_| rng.below(lp.noise as u64 + 1) as i32)
+            .collect();
+        let mut search = Search::new(&mut self.tt, &mut self.history, timer, root.keys.clone(), lp);
+        let to_choice = |depth: i32, score: i32, pv: &[Move], nodes: u64, elapsed| {
+            let mut line = Vec::with_capacity(pv.len());
+            let mut pos = root.pos.clone();
+            for &m in pv {
+                if !pos.is_legal(m) {
+                    break;
+                }
+                line.push(uci(m).to_string());
+                pos.play_unchecked(m);
+            }
+            Choice {
+                wire: line.first().cloned().unwrap_or_default(),
+                score: Score::from_internal(score),
+                depth: depth.max(0) as u32,
+                nodes,
+                elapsed,
+                pv: line,
+            }
+        };
+        let start = std::time::Instant::now();
+        let best = search.run(&root.pos, &moves, &noise, |it, nodes| {
+            report(&to_choice(it.depth, it.score, &it.pv, nodes, start.elapsed()));
+        });
+        if lp.time_permille == 0 || matches!(limit, Limit::Infinite) {
+            // `go infinite` answers only once told to stop.
+            while matches!(limit, Limit::Infinite) && !search.timer().stop_flag() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        let nodes = search.nodes;
+        let elapsed = search.timer().elapsed();
+        let choice = match best {
+            Some(it) if !it.pv.is_empty() => to_choice(it.depth, it.score, &it.pv, nodes, elapsed),
+            // Stopped before the first iteration ended: the first legal move in the search's order.
+            _ => to_choice(0, 0, &moves[..1], nodes, elapsed),
+        };
+        Ok(choice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use parlor_game::GameKind;
+
+    fn best(fen: &str, depth: u32) -> Choice {
+        let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Depth(depth));
+        req.start = fen.to_owned();
+        ChessEngine::new().choose(&req, &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn finds_mate_in_one_and_two() {
+        let c = best("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 3);
+        assert_eq!(c.wire, "d1d8");
+        assert_eq!(c.score, Score::Mate(1));
+        // Mate in 2: 1.Rd8+ Rxd8 2.Rxd8#.
+        let c = best("r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 5);
+        assert_eq!(c.score, Score::Mate(2), "{c:?}");
+    }
+
+    #[test]
+    fn takes_a_hanging_queen() {
+        let c = best(
+            "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 1",
+            4,
+        );
+        assert_eq!(c.wire, "c1g5");
+    }
+
+    #[test]
+    fn knows_repetition_draws() {
+        // After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1, Black's Ng8 repeats the start position: a draw, scored 0, where the
+        // evaluation of the start position would say -TEMPO for Black.
+        let root = Root::new(
+            "",
+            &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"].map(String::from),
+        )
+        .unwrap();
+        assert_eq!(root.keys.len(), 8);
+        let back: UciMove = "f6g8".parse().unwrap();
+        let m = back.to_move(&root.pos).unwrap();
+        let mut engine = ChessEngine::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        let timer = Timer::start(Budget::new(&Limit::Depth(2), 1000), stop);
+        let lp = params::chess_level(Level::Hard);
+        let mut search = Search::new(&mut engine.tt, &mut engine.history, timer, root.keys.clone(), lp);
+        let it = search.run(&root.pos, &[m], &[0], |_, _| {}).unwrap();
+        assert_eq!(it.score, params::DRAW);
+        // From a fresh start without that history the same position is not a repetition.
+        let fresh = Root::new("", &["g1f3", "g8f6", "f3g1"].map(String::from)).unwrap();
+        let mut search = Search::new(
+            &mut engine.tt,
+            &mut engine.history,
+            Timer::start(
+                Budget::new(&Limit::Depth(1), 1000),
+                Arc::new(AtomicBool::new(false)),
+            ),
+            fresh.keys.clone(),
+            lp,
+        );
+        let it = search.run(&fresh.pos, &[m], &[0], |_, _| {}).unwrap();
+        assert_ne!(it.score, params::DRAW);
+    }
+
+    #[test]
+    fn bad_input_gets_typed_errors() {
+        assert!(matches!(Root::new("nonsense", &[]), Err(AiError::BadPosition(_))));
+        assert!(matches!(
+            Root::new("", &["e2e5".to_owned()]),
+            Err(AiError::BadMove { index: 0, .. })
+        ));
+        let mut req = Request::new(GameKind::Chess, Level::Easy, Limit::Depth(2));
+        req.start = "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1".to_owned();
+        assert_eq!(
+            ChessEngine::new().choose(&req, &mut |_| {}),
+            Err(AiError::GameOver)
+        );
+    }
+}

@@ -1,0 +1,573 @@
+//! The chess search: iterative deepening with aspiration windows over a principal-variation search (negamax
+//! alpha-beta) with a transposition table, null-move pruning, reverse futility and futility pruning, late-move
+//! pruning and reductions, check extensions, killer and history move ordering, and a quiescence search of
+//! captures filtered by static exchange evaluation. Mates score by distance; repetitions and the fifty-move rule
+//! score as draws.
+//!
+//! Every technique here is textbook (see the Chess Programming Wiki pages of the same names); the numbers are in
+//! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small.
+
+use super::eval::evaluate;
+use super::see::see;
+use crate::clock::Timer;
+use crate::params::{self, LevelParams, MATE, MATE_BOUND, MAX_PLY};
+use crate::tt::{Bound, Tt, score_from_tt, score_to_tt};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position as _, Role};
+
+/// Quiet-move history: indexed by (colour, role) and destination square.
+pub(crate) type History = [[i32; 64]; 12];
+
+/// The hash of a position for the table and for repetitions (the same hash as `parlor_chess`).
+#[inline]
+pub(crate) fn hash(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// What one completed iteration found.
+#[derive(Clone, Debug)]
+pub(crate) struct Iteration {
+    pub depth: i32,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// One search: the tables it borrows and the state of the tree walk.
+pub(crate) struct Search<'a> {
+    tt: &'a mut Tt<Move>,
+    history: &'a mut History,
+    killers: Vec<[Option<Move>; 2]>,
+    pv: Vec<Vec<Move>>,
+    timer: Timer,
+    pub nodes: u64,
+    /// Hashes of the game's positions, then of the current line; `keys[i]` for ply `i - root_index`.
+    keys: Vec<u64>,
+    /// Repetitions are not looked for before this index (a null move breaks the chain of real moves).
+    barrier: usize,
+    level: LevelParams,
+    lmr: Vec<[i32; 64]>,
+}
+
+impl<'a> Search<'a> {
+    /// A search of the position at the end of `keys` (the game's hashes since the last irreversible move,
+    /// the current position last).
+    pub fn new(
+        tt: &'a mut Tt<Move>,
+        history: &'a mut History,
+        timer: Timer,
+        keys: Vec<u64>,
+        level: LevelParams,
+    ) -> Search<'a> {
+        let mut lmr = vec![[0i32; 64]; params::MAX_DEPTH as usize + 1];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / params::LMR_DIVISOR) as i32;
+            }
+        }
+        Search {
+            tt,
+            history,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            timer,
+            nodes: 0,
+            keys,
+            barrier: 0,
+            level,
+            lmr,
+        }
+    }
+
+    /// The timer (elapsed time, stop state).
+    pub fn timer(&mut self) -> &mut Timer {
+        &mut self.timer
+    }
+
+    /// Iterative deepening from `root`. `noise[i]` is added to the score of `moves[i]` at the root (levels).
+    /// Calls `report` after each completed iteration. Returns the last completed (or partly completed, if it
+    /// already improved) iteration.
+    pub fn run(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        noise: &[i32],
+        mut report: impl FnMut(&Iteration, u64),
+    ) -> Option<Iteration> {
+        self.tt.new_search();
+        for row in self.history.iter_mut() {
+            for h in row.iter_mut() {
+                *h /= 2;
+            }
+        }
+        let mut order: Vec<(Move, i32)> = moves.iter().copied().zip(noise.iter().copied()).collect();
+        // Start from the table's move when it has one.
+        if let Some(tt_move) = self
+            .tt
+            .probe(self.keys.last().copied().unwrap_or(0))
+            .and_then(|e| e.mv)
+            && let Some(i) = order.iter().position(|(m, _)| *m == tt_move)
+        {
+            order[..=i].rotate_right(1);
+        }
+        let mut best: Option<Iteration> = None;
+        let max_depth = self.level.max_depth.min(params::MAX_DEPTH);
+        for depth in 1..=max_depth {
+            if depth > 1 && !self.timer.may_start_iteration(depth as u32) {
+                break;
+            }
+            let mut window = params::ASPIRATION_WINDOW;
+            let (mut alpha, mut beta) = match &best {
+                Some(it) if depth >= params::ASPIRATION_MIN_DEPTH && it.score.abs() < MATE_BOUND => {
+                    (it.score - window, it.score + window)
+                }
+                _ => (-params::INFINITY, params::INFINITY),
+            };
+            loop {
+                let (score, improved) = self.root(root, &mut order, depth, alpha, beta);
+                if self.timer.is_stopped() {
+                    // A move that beat the previous best in a complete search of its own is kept.
+                    if improved && let Some(first) = self.pv[0].first().copied() {
+                        let keep = best.as_ref().is_none_or(|b| b.pv.first() != Some(&first));
+                        if keep && score > alpha {
+                            best = Some(Iteration {
+                                depth: depth - 1,
+                                score,
+                                pv: self.pv[0].clone(),
+                            });
+                        }
+                    }
+                    break;
+                }
+                if score <= alpha {
+                    alpha = (alpha - window).max(-params::INFINITY);
+                    window *= 2;
+                } else if score >= beta {
+                    beta = (beta + window).min(params::INFINITY);
+                    window *= 2;
+                } else {
+                    let it = Iteration {
+                        depth,
+                        score,
+                        pv: self.pv[0].clone(),
+                    };
+                    report(&it, self.nodes);
+                    best = Some(it);
+                    break;
+                }
+            }
+            if self.timer.is_stopped() {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Searches every root move; returns the best score and whether a move raised alpha (so `pv[0]` holds a
+    /// line found in this call).
+    fn root(
+        &mut self,
+        pos: &Chess,
+        order: &mut [(Move, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        let mut best = -params::INFINITY;
+        let mut improved = false;
+        self.pv[0].clear();
+        let mut i = 0;
+        while i < order.len() {
+            let (m, noise) = order[i];
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let check = child.is_check();
+            let new_depth = depth - 1 + i32::from(check);
+            self.keys.push(hash(&child));
+            let (a, b) = (alpha - noise, beta - noise);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, new_depth, -b, -a, 1, true, true) + noise;
+            } else {
+                score = -self.negamax(&child, new_depth, -a - 1, -a, 1, false, true) + noise;
+                if score > alpha && score < beta && !self.timer.is_stopped() {
+                    score = -self.negamax(&child, new_depth, -b, -a, 1, true, true) + noise;
+                }
+            }
+            self.keys.pop();
+            if self.timer.is_stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                improved = true;
+                let mut line = vec![m];
+                line.extend_from_slice(&self.pv[1]);
+                self.pv[0] = line;
+                // Best move first for the next iteration.
+                order[..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+            }
+            i += 1;
+        }
+        (best, improved)
+    }
+
+    #[inline]
+    fn check_clock(&mut self) -> bool {
+        if self.nodes & (params::NODES_PER_CLOCK_CHECK - 1) == 0 {
+            self.timer.must_stop()
+        } else {
+            self.timer.is_stopped()
+        }
+    }
+
+    fn is_repetition(&self, halfmoves: u32) -> bool {
+        let n = self.keys.len();
+        let Some(&key) = self.keys.last() else {
+            return false;
+        };
+        let earliest = n.saturating_sub(halfmoves as usize + 1).max(self.barrier);
+        let mut i = n.saturating_sub(3);
+        while i >= earliest && i < n {
+            if self.keys[i] == key {
+                return true;
+            }
+            if i < 2 {
+                break;
+            }
+            i -= 2;
+        }
+        false
+    }
+
+    fn order_score(&self, pos: &Chess, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(m) == tt_move {
+            return 30_000_000;
+        }
+        if m.is_capture() || m.promotion() == Some(Role::Queen) {
+            let victim = m.capture().map_or(0, |r| params::SEE_VALUE[r as usize - 1]);
+            let attacker = m.role() as i32;
+            return if see(pos, m) >= 0 {
+                20_000_000 + victim * 16 - attacker + m.promotion().map_or(0, |_| 900)
+            } else {
+                -10_000_000 + victim * 16 - attacker
+            };
+        }
+        if m.is_promotion() {
+            return -20_000_000; // under-promotions last
+        }
+        let k = &self.killers[ply];
+        if k[0] == Some(m) {
+            return 15_000_000;
+        }
+        if k[1] == Some(m) {
+            return 14_000_000;
+        }
+        self.history[piece_index(pos, m)][m.to() as usize]
+    }
+
+    /// Negamax alpha-beta with principal-variation search, from the point of view of the side to move.
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Chess,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply, 0);
+        }
+        self.nodes += 1;
+        if self.check_clock() {
+            return 0;
+        }
+        let halfmoves = pos.halfmoves();
+        if self.is_repetition(halfmoves) || pos.is_insufficient_material() {
+            return params::DRAW;
+        }
+        // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        let key = self.keys.last().copied().unwrap_or(0);
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry
+            && !pv_node
+            && i32::from(e.depth) >= depth
+            && halfmoves < 90
+        {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let eval = if in_check {
+            -params::INFINITY
+        } else {
+            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta with little depth left, a quiet move will not bring it down.
+            if depth <= params::RFP_MAX_DEPTH && eval - params::RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move will too (not in pawn endings: zugzwang).
+            if null_ok && depth >= params::NULL_MIN_DEPTH && eval >= beta && has_pieces(pos) {
+                let r = params::NULL_BASE + depth / params::NULL_DIVISOR;
+                if let Ok(null) = pos.clone().swap_turn() {
+                    let saved = self.barrier;
+                    self.keys.push(hash(&null));
+                    self.barrier = self.keys.len() - 1;
+                    let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                    self.keys.pop();
+                    self.barrier = saved;
+                    if self.timer.is_stopped() {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                params::DRAW
+            };
+        }
+        if halfmoves >= 100 {
+            return params::DRAW;
+        }
+        let mut scored: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&m| (m, self.order_score(pos, m, tt_move, ply)))
+            .collect();
+
+        let alpha_orig = alpha;
+        let mut best = -params::INFINITY;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets: MoveList = MoveList::new();
+        for i in 0..scored.len() {
+            // Selection sort: the best remaining move next (most nodes cut off after one or two moves).
+            let mut top = i;
+            for j in i + 1..scored.len() {
+                if scored[j].1 > scored[top].1 {
+                    top = j;
+                }
+            }
+            scored.swap(i, top);
+            let (m, order) = scored[i];
+            let quiet = !m.is_capture() && !m.is_promotion();
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            if quiet && !in_check && !gives_check && !pv_node && best > -MATE_BOUND {
+                // Futility and late-move pruning of quiet moves near the leaves.
+                if depth <= params::FUTILITY_MAX_DEPTH
+                    && eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha
+                {
+                    continue;
+                }
+                if depth <= params::LMP_MAX_DEPTH
+                    && quiets.len() >= params::LMP_BASE + (depth * depth) as usize
+                {
+                    continue;
+                }
+            }
+            let extension = i32::from(gives_check && ply < params::CHECK_EXTENSION_MAX_PLY);
+            let new_depth = depth - 1 + extension;
+            self.keys.push(hash(&child));
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node, true);
+            } else {
+                let mut r = 0;
+                if depth >= params::LMR_MIN_DEPTH && searched >= params::LMR_MIN_MOVES && quiet && !in_check {
+                    r = self.lmr[depth.min(params::MAX_DEPTH) as usize][searched.min(63)];
+                    r -= i32::from(pv_node) + i32::from(gives_check) + i32::from(order >= 14_000_000);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                if score > alpha && r > 0 && !self.timer.is_stopped() {
+                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if score > alpha && score < beta && pv_node && !self.timer.is_stopped() {
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+            }
+            self.keys.pop();
+            if self.timer.is_stopped() {
+                return 0;
+            }
+            searched += 1;
+            if quiet {
+                quiets.push(m);
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(m);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(pos, m, &quiets, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned: the position is hopeless by the margins; fail low.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let static_eval = if in_check { 0 } else { eval };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    /// A quiet move refuted this node: remember it as a killer, raise its history and lower the history of the
+    /// quiet moves tried before it.
+    fn reward_quiet(&mut self, pos: &Chess, m: Move, tried: &[Move], depth: i32, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let bonus = (depth * depth).min(params::HISTORY_MAX);
+        for &q in tried {
+            let h = &mut self.history[piece_index(pos, q)][q.to() as usize];
+            let delta = if q == m { bonus } else { -bonus };
+            // Gravity keeps entries within +-HISTORY_MAX.
+            *h += delta - *h * delta.abs() / params::HISTORY_MAX;
+        }
+    }
+
+    /// Captures (and queen promotions) only, until the position is quiet; in check, every evasion.
+    fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+        self.nodes += 1;
+        if self.check_clock() {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 || !self.level.quiescence || (in_check && qdepth > 6) {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+        let moves = pos.legal_moves();
+        let stand;
+        if in_check {
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            stand = -params::INFINITY;
+        } else {
+            stand = evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        }
+        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
+        for &m in moves.iter() {
+            if in_check {
+                scored.push((m, self.order_score(pos, m, None, ply)));
+                continue;
+            }
+            if !m.is_capture() && m.promotion() != Some(Role::Queen) {
+                continue;
+            }
+            let gain = m.capture().map_or(0, |r| params::SEE_VALUE[r as usize - 1])
+                + m.promotion()
+                    .map_or(0, |_| params::SEE_VALUE[4] - params::SEE_VALUE[0])
+                + if m.is_en_passant() {
+                    params::SEE_VALUE[0]
+                } else {
+                    0
+                };
+            if stand + gain + params::DELTA_MARGIN <= alpha {
+                continue;
+            }
+            let s = see(pos, m);
+            if s < params::QS_SEE_MARGIN {
+                continue;
+            }
+            scored.push((m, gain * 16 - m.role() as i32));
+        }
+        scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
+        let mut best = stand;
+        for (m, _) in scored {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            if self.timer.is_stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[inline]
+fn piece_index(pos: &Chess, m: Move) -> usize {
+    let colour = usize::from(pos.turn() == shakmaty::Color::Black);
+    colour * 6 + m.role() as usize - 1
+}
+
+/// Whether the side to move has a piece besides pawns and king (null move is unsafe in pawn endings).
+fn has_pieces(pos: &Chess) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(pos.turn());
+    (ours & !board.pawns() & !board.kings()).any()
+}

@@ -1,0 +1,195 @@
+//! Every tunable number of the searches, the levels and the clock, in one place.
+//!
+//! Centipawns (cp) are hundredths of a pawn. Depths are in plies. A change here changes play: run
+//! `parlor bench search` (node counts) and a `parlor match` before and after.
+
+use crate::request::Level;
+use std::time::Duration;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Clock: how much of the table's clock one move may use (see `clock.rs`).
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Time kept back from every budget for the server, the network and the unwinding of the search.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
+/// With a fixed time per move, the part of it kept back (at most [`MOVE_OVERHEAD`]), in 1/1000.
+pub const MOVETIME_OVERHEAD_PERMILLE: u32 = 50;
+/// Without `moves_to_go`, the clock is spread as if this many moves remained.
+pub const MOVES_HORIZON: u32 = 30;
+/// Part of the increment added to each move's share, in 1/1000.
+pub const INCREMENT_PERMILLE: u32 = 800;
+/// Soft limit (do not start a new iteration after it) as a part of the move's share, in 1/1000.
+pub const SOFT_PERMILLE: u32 = 600;
+/// Hard limit (abort the search) as a multiple of the move's share, in 1/1000.
+pub const HARD_PERMILLE: u32 = 2500;
+/// The hard limit never exceeds this part of the remaining clock, in 1/1000.
+pub const HARD_MAX_OF_REMAINING_PERMILLE: u32 = 250;
+/// The per-move cap of a chess table when the caller gives none (issue 5: at most 60 s per move).
+pub const CHESS_DEFAULT_CAP: Duration = Duration::from_secs(60);
+/// The default chess clock of a table: 15 minutes each.
+pub const CHESS_DEFAULT_CLOCK: Duration = Duration::from_secs(15 * 60);
+/// Nodes between two looks at the clock and the stop flag (a power of two). At about 1 µs per node this is
+/// about 1 ms, well inside the 20 ms tolerance even on a loaded machine.
+pub const NODES_PER_CLOCK_CHECK: u64 = 1024;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Levels.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// How a level plays: depth limit, random noise on the root moves, and the share of the time budget it uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LevelParams {
+    /// Deepest iteration of the iterative deepening.
+    pub max_depth: i32,
+    /// Each root move gets a fixed random bonus in `0..=noise` cp for this search: the level picks among moves
+    /// that look about as good, like a person who does not calculate everything.
+    pub noise: i32,
+    /// Quiescence search (captures at the horizon). Without it the engine misses simple recaptures.
+    pub quiescence: bool,
+    /// Part of the time budget the level may use, in 1/1000.
+    pub time_permille: u32,
+}
+
+/// Chess levels. Easy: two plies and a lot of noise, so it sees a hanging piece but misses two-move tactics;
+/// medium: a club player's few plies; hard: everything the time allows.
+pub const fn chess_level(level: Level) -> LevelParams {
+    match level {
+        Level::Easy => LevelParams {
+            max_depth: 2,
+            noise: 120,
+            quiescence: true,
+            time_permille: 1000,
+        },
+        Level::Medium => LevelParams {
+            max_depth: 4,
+            noise: 30,
+            quiescence: true,
+            time_permille: 1000,
+        },
+        Level::Hard => LevelParams {
+            max_depth: MAX_DEPTH,
+            noise: 0,
+            quiescence: true,
+            time_permille: 1000,
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Search (alpha-beta family), shared vocabulary.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Deepest nominal depth of an iteration.
+pub const MAX_DEPTH: i32 = 64;
+/// Longest line searched (plies from the root, extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+/// A checkmate now, from the side that delivers it; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITY: i32 = 32_000;
+/// Transposition table entries (a power of two), for chess: 2^19 entries of 32 bytes (16 MB).
+pub const CHESS_TT_ENTRIES: usize = 1 << 19;
+
+/// First depth searched with an aspiration window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Half-width of the first aspiration window, cp; doubled after each failure.
+pub const ASPIRATION_WINDOW: i32 = 25;
+
+/// Null-move pruning from this depth on.
+pub const NULL_MIN_DEPTH: i32 = 3;
+/// Null-move reduction: `NULL_BASE + depth / NULL_DIVISOR`.
+pub const NULL_BASE: i32 = 3;
+/// See [`NULL_BASE`].
+pub const NULL_DIVISOR: i32 = 6;
+
+/// Reverse futility pruning (static eval far above beta) up to this depth.
+pub const RFP_MAX_DEPTH: i32 = 6;
+/// Reverse futility margin per ply of depth, cp.
+pub const RFP_MARGIN: i32 = 80;
+/// Futility pruning of quiet moves (static eval far below alpha) up to this depth.
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
+/// Futility margin: `FUTILITY_BASE + FUTILITY_PER_DEPTH * depth`, cp.
+pub const FUTILITY_BASE: i32 = 100;
+/// See [`FUTILITY_BASE`].
+pub const FUTILITY_PER_DEPTH: i32 = 90;
+/// Late-move pruning: at depth d, quiet moves after `LMP_BASE + d * d` are skipped (d up to this).
+pub const LMP_MAX_DEPTH: i32 = 4;
+/// See [`LMP_MAX_DEPTH`].
+pub const LMP_BASE: usize = 4;
+
+/// Late-move reductions apply from this depth on.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// ... to moves after this many (the first ones are searched at full depth).
+pub const LMR_MIN_MOVES: usize = 3;
+/// Reduction = `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` (the shape used by most engines since
+/// Stockfish and Fruit; the constants are ours), in hundredths.
+pub const LMR_BASE: f64 = 0.75;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Quiescence: captures whose static exchange loses material are skipped.
+pub const QS_SEE_MARGIN: i32 = 0;
+/// Delta pruning in quiescence: a capture that cannot lift the score within this of alpha is skipped, cp.
+pub const DELTA_MARGIN: i32 = 200;
+/// Check extensions stop beyond this many plies from the root (they could otherwise run away).
+pub const CHECK_EXTENSION_MAX_PLY: usize = 64;
+
+/// History bonus for a quiet move that caused a cutoff: `depth * depth`, capped here.
+pub const HISTORY_MAX: i32 = 16_000;
+
+/// Draw score (contempt 0: a draw is worth nothing to either side).
+pub const DRAW: i32 = 0;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Chess evaluation (see `chess/eval.rs`; the piece-square tables live there, written as boards).
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Piece values in the middlegame, cp: pawn, knight, bishop, rook, queen, king.
+pub const MG_VALUE: [i32; 6] = [85, 325, 340, 470, 960, 0];
+/// Piece values in the endgame, cp.
+pub const EG_VALUE: [i32; 6] = [110, 300, 320, 530, 970, 0];
+/// Phase weight of each piece (knight 1, bishop 1, rook 2, queen 4; 24 for the full set).
+pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// Phase of the full set of pieces.
+pub const PHASE_MAX: i32 = 24;
+/// Values used for move ordering and the static exchange evaluation, cp.
+pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+
+/// Bishop pair, (middlegame, endgame) cp.
+pub const BISHOP_PAIR: (i32, i32) = (25, 50);
+/// Mobility per reachable square not attacked by enemy pawns, (mg, eg) cp, for knight, bishop, rook, queen.
+pub const MOBILITY: [(i32, i32); 4] = [(4, 4), (5, 5), (2, 4), (1, 2)];
+/// Mobility counts are centred on these numbers of squares (knight, bishop, rook, queen).
+pub const MOBILITY_CENTRE: [i32; 4] = [4, 6, 6, 12];
+/// Passed pawn by rank from its own side (index 0 = rank 1), (mg, eg) cp.
+pub const PASSED: [(i32, i32); 8] = [
+    (0, 0),
+    (0, 5),
+    (5, 10),
+    (10, 20),
+    (20, 40),
+    (40, 70),
+    (60, 110),
+    (0, 0),
+];
+/// Doubled pawn (each extra pawn on a file), (mg, eg) cp.
+pub const DOUBLED: (i32, i32) = (-10, -20);
+/// Isolated pawn, (mg, eg) cp.
+pub const ISOLATED: (i32, i32) = (-10, -12);
+/// Rook on a file without pawns, on a file with only enemy pawns, (mg, eg) cp.
+pub const ROOK_OPEN: (i32, i32) = (25, 10);
+/// See [`ROOK_OPEN`].
+pub const ROOK_HALF_OPEN: (i32, i32) = (12, 5);
+/// Middlegame bonus per own pawn in the three squares in front of the king (shield).
+pub const KING_SHIELD: i32 = 12;
+/// Middlegame penalty per enemy piece attack on the squares next to the king.
+pub const KING_ZONE_ATTACK: i32 = 8;
+/// Side to move bonus, cp.
+pub const TEMPO: i32 = 12;
+/// Mop-up (a lone king against a winning side): per step of the lone king from the centre, and per step the
+/// kings are closer, cp. It drives a won ending to mate.
+pub const MOPUP_CENTRE: i32 = 10;
+/// See [`MOPUP_CENTRE`].
+pub const MOPUP_CLOSE: i32 = 4;

@@ -1,0 +1,221 @@
+//! What a caller asks of a CPU player ([`Request`]) and what it gets back ([`Choice`], [`AiError`]).
+
+use crate::params;
+use parlor_game::GameKind;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// How strong a CPU player is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// A beginner: shallow, misses tactics, never plays random moves.
+    Easy,
+    /// A club player.
+    Medium,
+    /// As strong as the hardware allows in its time.
+    Hard,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+
+    /// The lower-case name (`easy`, `medium`, `hard`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level name that is not `easy`, `medium` or `hard`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level `{0}` (expected easy, medium or hard)")]
+pub struct ParseLevelError(pub String);
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+    fn from_str(s: &str) -> Result<Level, ParseLevelError> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| ParseLevelError(s.to_owned()))
+    }
+}
+
+/// The mover's clock at a table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the mover's clock.
+    pub remaining: Duration,
+    /// Added to the mover's clock after each move.
+    pub increment: Duration,
+    /// The table's maximum thinking time for one move, if it has one.
+    pub per_move_cap: Option<Duration>,
+    /// Moves until the next time control, if the control has one (UCI `movestogo`).
+    pub moves_to_go: Option<u32>,
+}
+
+impl Clock {
+    /// A chess table's default clock: 15 minutes, no increment, at most 60 s per move.
+    pub const fn chess_default() -> Clock {
+        Clock {
+            remaining: params::CHESS_DEFAULT_CLOCK,
+            increment: Duration::ZERO,
+            per_move_cap: Some(params::CHESS_DEFAULT_CAP),
+            moves_to_go: None,
+        }
+    }
+}
+
+/// How long the search may run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Budget the time from the mover's clock.
+    Clock(Clock),
+    /// Think this long (minus a small overhead), then answer.
+    MoveTime(Duration),
+    /// Search to this depth (plies), however long it takes, unless stopped.
+    Depth(u32),
+    /// Search until the stop flag is raised.
+    Infinite,
+}
+
+/// A request for a move: which game, where it stands, how strong and how long.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The game (and variant).
+    pub kind: GameKind,
+    /// The start position in the game's notation (FEN, PDN FEN or FEN4); empty for the standard start.
+    pub start: String,
+    /// The moves played since `start`, in wire notation (so the engine knows the repetition history).
+    pub moves: Vec<String>,
+    /// The strength.
+    pub level: Level,
+    /// The time allowed.
+    pub limit: Limit,
+    /// Raised by the caller to end the search early; the best move found so far is returned.
+    pub stop: Arc<AtomicBool>,
+    /// Seed of the random choices of the easy and medium levels; `None` seeds from the clock.
+    pub seed: Option<u64>,
+}
+
+impl Request {
+    /// A request from the standard start with no moves, a fresh stop flag and a random seed.
+    pub fn new(kind: GameKind, level: Level, limit: Limit) -> Request {
+        Request {
+            kind,
+            start: String::new(),
+            moves: Vec::new(),
+            level,
+            limit,
+            stop: Arc::new(AtomicBool::new(false)),
+            seed: None,
+        }
+    }
+}
+
+/// A score from the mover's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Centipawns (chess) or the game's own unit; positive is good for the mover.
+    Cp(i32),
+    /// Mate in this many moves (negative: the mover is mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts a search score (mates near [`params::MATE`]) into a [`Score`].
+    pub fn from_internal(score: i32) -> Score {
+        if score > params::MATE_BOUND {
+            Score::Mate((params::MATE - score + 1) / 2)
+        } else if score < -params::MATE_BOUND {
+            Score::Mate(-(params::MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// UCI style: `cp 23` or `mate -3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// The move a CPU player chose, and how it got there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move in wire notation; [`parlor_game::Rules::play`] accepts it.
+    pub wire: String,
+    /// The score of the position after the best line, for the mover.
+    pub score: Score,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// The principal variation, in wire notation, starting with `wire`.
+    pub pv: Vec<String>,
+}
+
+/// Why no move could be chosen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AiError {
+    /// The start position is not readable or not legal.
+    #[error("bad start position: {0}")]
+    BadPosition(String),
+    /// A move of the history is not legal where it was played.
+    #[error("move {index} `{wire}` of the history: {reason}")]
+    BadMove {
+        /// Its index in [`Request::moves`].
+        index: usize,
+        /// The move as given.
+        wire: String,
+        /// Why the rules refused it.
+        reason: String,
+    },
+    /// The game is over: there is no move to choose.
+    #[error("the game is over: no move to choose")]
+    GameOver,
+    /// There is no engine for this game yet.
+    #[error("no CPU player for {0} yet")]
+    Unsupported(GameKind),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse() {
+        assert_eq!("easy".parse::<Level>(), Ok(Level::Easy));
+        assert_eq!("Medium".parse::<Level>(), Ok(Level::Medium));
+        assert_eq!("hard".parse::<Level>(), Ok(Level::Hard));
+        assert!("expert".parse::<Level>().is_err());
+    }
+
+    #[test]
+    fn mate_scores_read_in_moves() {
+        assert_eq!(Score::from_internal(params::MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(params::MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-params::MATE + 2), Score::Mate(-1));
+        assert_eq!(Score::from_internal(35), Score::Cp(35));
+    }
+}
