@@ -59,6 +59,9 @@ struct MatchArgs {
     /// Games longer than this many plies are drawn.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Print each game's moves.
+    #[arg(long)]
+    show_moves: bool,
 }
 
 #[derive(Args, Debug)]
@@ -163,6 +166,9 @@ fn run_match(args: &MatchArgs) -> Result<()> {
             g.reason,
             g.plies
         );
+        if args.show_moves {
+            eprintln!("  moves: {}", g.moves.join(" "));
+        }
     })?;
     println!("{} vs {}: {summary}", cfg.a.label(), cfg.b.label());
     Ok(())

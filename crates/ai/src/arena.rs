@@ -137,6 +137,8 @@ pub struct GameRecord {
     pub reason: String,
     /// Plies played.
     pub plies: usize,
+    /// The moves, opening included, in wire notation.
+    pub moves: Vec<String>,
 }
 
 /// W/D/L for player A and the Elo estimate.
@@ -414,7 +416,7 @@ fn play_chess_game(
     black: &mut dyn Player,
     opening: &Opening,
     cfg: &MatchConfig,
-) -> Result<(f64, String, usize), ArenaError> {
+) -> Result<(f64, String, Vec<String>), ArenaError> {
     white.new_game()?;
     black.new_game()?;
     let mut game = parlor_chess::Game::new();
@@ -425,7 +427,7 @@ fn play_chess_game(
     let mut moves = opening.moves.clone();
     while game.outcome().is_running() {
         if moves.len() >= cfg.max_plies {
-            return Ok((0.5, "move limit".to_owned(), moves.len()));
+            return Ok((0.5, "move limit".to_owned(), moves));
         }
         let seat = game.turn().unwrap_or(Seat::First);
         let player: &mut dyn Player = if seat == Seat::First {
@@ -436,7 +438,7 @@ fn play_chess_game(
         let wire = player.choose(&moves, cfg.movetime)?;
         if game.play(&wire).is_err() {
             let score = if seat == Seat::First { 0.0 } else { 1.0 };
-            return Ok((score, format!("illegal move {wire}"), moves.len()));
+            return Ok((score, format!("illegal move {wire}"), moves));
         }
         moves.push(wire);
     }
@@ -448,7 +450,7 @@ fn play_chess_game(
         Outcome::Drawn(r) => (0.5, format!("{r:?}")),
         Outcome::Running => (0.5, "running".to_owned()),
     };
-    Ok((score, reason, moves.len()))
+    Ok((score, reason, moves))
 }
 
 /// Plays a match, calling `progress` after each game, and returns the games in order.
@@ -494,13 +496,14 @@ pub fn run_match(
                 } else {
                     play_chess_game(b.as_mut(), a.as_mut(), opening, &cfg)
                 };
-                let record = result.map(|(first_score, reason, plies)| GameRecord {
+                let record = result.map(|(first_score, reason, moves)| GameRecord {
                     index,
                     opening: opening.name.clone(),
                     a_first,
                     a_score: if a_first { first_score } else { 1.0 - first_score },
                     reason,
-                    plies,
+                    plies: moves.len(),
+                    moves,
                 });
                 let failed = record.is_err();
                 if tx.send(record).is_err() || failed {

@@ -50,19 +50,19 @@ pub struct LevelParams {
     pub time_permille: u32,
 }
 
-/// Chess levels. Easy: two plies and a lot of noise, so it sees a hanging piece but misses two-move tactics;
-/// medium: a club player's few plies; hard: everything the time allows.
+/// Chess levels. Easy: one ply plus captures, and a lot of noise, so it sees a hanging piece but misses forks and
+/// other two-move tactics; medium: three plies, a little noise; hard: everything the time allows.
 pub const fn chess_level(level: Level) -> LevelParams {
     match level {
         Level::Easy => LevelParams {
-            max_depth: 2,
-            noise: 120,
+            max_depth: 1,
+            noise: 150,
             quiescence: true,
             time_permille: 1000,
         },
         Level::Medium => LevelParams {
-            max_depth: 4,
-            noise: 30,
+            max_depth: 3,
+            noise: 40,
             quiescence: true,
             time_permille: 1000,
         },
@@ -119,6 +119,8 @@ pub const LMP_MAX_DEPTH: i32 = 4;
 /// See [`LMP_MAX_DEPTH`].
 pub const LMP_BASE: usize = 4;
 
+/// Internal iterative reduction: a node this deep without a table move is searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move reductions apply from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... to moves after this many (the first ones are searched at full depth).
@@ -184,8 +186,13 @@ pub const ROOK_OPEN: (i32, i32) = (25, 10);
 pub const ROOK_HALF_OPEN: (i32, i32) = (12, 5);
 /// Middlegame bonus per own pawn in the three squares in front of the king (shield).
 pub const KING_SHIELD: i32 = 12;
-/// Middlegame penalty per enemy piece attack on the squares next to the king.
-pub const KING_ZONE_ATTACK: i32 = 8;
+/// Attack units per square next to the enemy king attacked by a knight, bishop, rook, queen.
+pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
+/// Middlegame bonus for attacking the king: `units^2 * KING_ATTACK_SCALE / 100` once two or more pieces take
+/// part, at most [`KING_ATTACK_MAX`] (grows faster than the number of attackers, as attacks do).
+pub const KING_ATTACK_SCALE: i32 = 30;
+/// See [`KING_ATTACK_SCALE`].
+pub const KING_ATTACK_MAX: i32 = 500;
 /// Side to move bonus, cp.
 pub const TEMPO: i32 = 12;
 /// Mop-up (a lone king against a winning side): per step of the lone king from the centre, and per step the

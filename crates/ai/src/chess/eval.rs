@@ -6,9 +6,9 @@
 //! `params.rs`.
 
 use crate::params::{
-    BISHOP_PAIR, DOUBLED, EG_VALUE, ISOLATED, KING_SHIELD, KING_ZONE_ATTACK, MG_VALUE, MOBILITY,
-    MOBILITY_CENTRE, MOPUP_CENTRE, MOPUP_CLOSE, PASSED, PHASE_MAX, PHASE_WEIGHT, ROOK_HALF_OPEN, ROOK_OPEN,
-    TEMPO,
+    BISHOP_PAIR, DOUBLED, EG_VALUE, ISOLATED, KING_ATTACK_MAX, KING_ATTACK_SCALE, KING_ATTACK_WEIGHT,
+    KING_SHIELD, MG_VALUE, MOBILITY, MOBILITY_CENTRE, MOPUP_CENTRE, MOPUP_CLOSE, PASSED, PHASE_MAX,
+    PHASE_WEIGHT, ROOK_HALF_OPEN, ROOK_OPEN, TEMPO,
 };
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
@@ -312,7 +312,8 @@ fn side_sums(board: &Board, us: Color) -> Sums {
 
     // Mobility and attacks near the enemy king.
     let safe = !ours.0 & !their_pawn_attacks;
-    let mut zone_attacks = 0;
+    let mut units = 0;
+    let mut attackers = 0;
     for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -327,7 +328,11 @@ fn side_sums(board: &Board, us: Color) -> Sums {
             .0;
             let n = (attacks & safe).count_ones() as i32 - MOBILITY_CENTRE[k];
             sums.add_scaled(MOBILITY[k], n);
-            zone_attacks += (attacks & their_king_zone).count_ones() as i32;
+            let hits = (attacks & their_king_zone).count_ones() as i32;
+            if hits > 0 {
+                attackers += 1;
+                units += hits * KING_ATTACK_WEIGHT[k];
+            }
             if role == Role::Rook {
                 let file = FILE_A << (sq as usize % 8);
                 if file & our_pawns == 0 {
@@ -340,7 +345,9 @@ fn side_sums(board: &Board, us: Color) -> Sums {
             }
         }
     }
-    sums.mg += zone_attacks * KING_ZONE_ATTACK;
+    if attackers >= 2 {
+        sums.mg += (units * units * KING_ATTACK_SCALE / 100).min(KING_ATTACK_MAX);
+    }
 
     if (board.bishops() & ours).more_than_one() {
         sums.add(BISHOP_PAIR);
