@@ -92,8 +92,13 @@ pub struct Timer {
 impl Timer {
     /// Starts timing now.
     pub fn start(budget: Budget, stop: Arc<AtomicBool>) -> Timer {
+        Timer::started_at(Instant::now(), budget, stop)
+    }
+
+    /// A timer that started at `start` (when the request arrived, before any set-up).
+    pub fn started_at(start: Instant, budget: Budget, stop: Arc<AtomicBool>) -> Timer {
         Timer {
-            start: Instant::now(),
+            start,
             budget,
             stop,
             stopped: false,

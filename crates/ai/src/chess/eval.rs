@@ -271,24 +271,85 @@ pub fn evaluate(pos: &Chess) -> i32 {
     score + TEMPO
 }
 
+/// What the tuner needs of a position: the piece-square entries of each side, and the rest of the evaluation.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    /// The phase, 0 (bare kings and pawns) to [`PHASE_MAX`].
+    pub phase: i32,
+    /// `(colour index, role index, table index)` of every piece: the entry of `TABLES` it reads (White 0).
+    pub pieces: Vec<(u8, u8, u8)>,
+    /// Every other term, White minus Black, (mg, eg).
+    pub rest: (i32, i32),
+}
+
+/// The linear parts of the evaluation of a position, for tuning; `None` where the mop-up or the draw scaling
+/// (which are not linear) apply.
+pub fn terms(pos: &Chess) -> Option<Terms> {
+    let board = pos.board();
+    if mopup(board) != 0 || scale_drawish(board, 1) != 1 || scale_drawish(board, -1) != -1 {
+        return None;
+    }
+    let mut phase = 0;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        phase += PHASE_WEIGHT[role_index(role)] * board.by_role(role).count() as i32;
+    }
+    let mut pieces = Vec::with_capacity(32);
+    for color in [Color::White, Color::Black] {
+        for role in Role::ALL {
+            for sq in board.by_role(role) & board.by_color(color) {
+                let index = if color == Color::White {
+                    sq as usize ^ 56
+                } else {
+                    sq as usize
+                };
+                pieces.push((side(color) as u8, role_index(role) as u8, index as u8));
+            }
+        }
+    }
+    let (w, b) = (side_rest(board, Color::White), side_rest(board, Color::Black));
+    Some(Terms {
+        phase: phase.min(PHASE_MAX),
+        pieces,
+        rest: (w.mg - b.mg, w.eg - b.eg),
+    })
+}
+
+/// The material and table values `(mg, eg)` of a role, `TABLES` order, for the tuner to start from.
+pub fn tables() -> [([i32; 64], [i32; 64]); 6] {
+    let mut out = [([0; 64], [0; 64]); 6];
+    for (r, (mg, eg)) in TABLES.iter().enumerate() {
+        for i in 0..64 {
+            out[r].0[i] = MG_VALUE[r] + mg[i];
+            out[r].1[i] = EG_VALUE[r] + eg[i];
+        }
+    }
+    out
+}
+
 fn side_sums(board: &Board, us: Color) -> Sums {
-    let them = !us;
     let s = side(us);
+    let mut sums = side_rest(board, us);
+    for role in Role::ALL {
+        let pieces = board.by_role(role) & board.by_color(us);
+        let r = role_index(role);
+        for sq in pieces {
+            sums.add(PST[s][r][sq as usize]);
+        }
+    }
+    sums
+}
+
+/// Every term of one side except material and tables.
+fn side_rest(board: &Board, us: Color) -> Sums {
+    let them = !us;
     let mut sums = Sums::default();
+    let s = side(us);
     let occupied = board.occupied();
     let ours = board.by_color(us);
     let our_pawns = (board.pawns() & ours).0;
     let their_pawns = (board.pawns() & board.by_color(them)).0;
     let their_pawn_attacks = pawn_attacks(their_pawns, them);
     let their_king_zone = board.king_of(them).map_or(0, |k| king_attacks(k).0);
-
-    for role in Role::ALL {
-        let pieces = board.by_role(role) & ours;
-        let r = role_index(role);
-        for sq in pieces {
-            sums.add(PST[s][r][sq as usize]);
-        }
-    }
 
     // Pawn structure.
     for sq in Bitboard(our_pawns) {

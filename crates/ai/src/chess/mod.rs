@@ -3,10 +3,12 @@
 //! - [`eval`]: the evaluation (tapered piece-square tables and a few positional terms).
 //! - [`see`]: static exchange evaluation.
 //! - [`search`]: iterative deepening, PVS, quiescence.
+//! - [`tune`]: Texel tuning of the piece-square tables from self-play.
 
 pub mod eval;
 pub(crate) mod search;
 pub mod see;
+pub mod tune;
 
 use crate::clock::{Budget, Timer};
 use crate::params;
@@ -18,7 +20,7 @@ use search::{History, Search, hash};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// A position to search from and the hashes of the game that led to it (for repetitions).
 #[derive(Clone, Debug)]
@@ -98,18 +100,30 @@ impl ChessEngine {
     /// # Errors
     /// [`AiError`] when the position or a move is bad, or the game is over.
     pub fn choose(&mut self, req: &Request, report: &mut dyn FnMut(&Choice)) -> Result<Choice, AiError> {
-        let root = Root::new(&req.start, &req.moves)?;
-        self.search(
-            &root,
-            req.level,
-            &req.limit,
-            Arc::clone(&req.stop),
-            req.seed,
-            report,
-        )
+        self.choose_since(Instant::now(), req, report)
     }
 
-    /// Searches a root.
+    /// As [`ChessEngine::choose`], the time budget counted from `start`.
+    ///
+    /// # Errors
+    /// As [`ChessEngine::choose`].
+    pub fn choose_since(
+        &mut self,
+        start: Instant,
+        req: &Request,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Result<Choice, AiError> {
+        let root = Root::new(&req.start, &req.moves)?;
+        let lp = params::chess_level(req.level);
+        let timer = Timer::started_at(
+            start,
+            Budget::new(&req.limit, lp.time_permille),
+            Arc::clone(&req.stop),
+        );
+        self.search(&root, req.level, &req.limit, timer, req.seed, report)
+    }
+
+    /// Searches a root with a running timer.
     ///
     /// # Errors
     /// [`AiError::GameOver`] when the side to move has no legal move.
@@ -118,12 +132,11 @@ impl ChessEngine {
         root: &Root,
         level: Level,
         limit: &Limit,
-        stop: Arc<AtomicBool>,
+        timer: Timer,
         seed: Option<u64>,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
         let lp = params::chess_level(level);
-        let timer = Timer::start(Budget::new(limit, lp.time_permille), stop);
         let moves = root.pos.legal_moves();
         if moves.is_empty() {
             return Err(AiError::GameOver);
@@ -179,6 +192,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use parlor_game::GameKind;
+    use std::sync::atomic::AtomicBool;
 
     fn best(fen: &str, depth: u32) -> Choice {
         let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Depth(depth));

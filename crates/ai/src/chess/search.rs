@@ -504,6 +504,9 @@ impl<'a> Search<'a> {
             }
             stand = -params::INFINITY;
         } else {
+            if moves.is_empty() {
+                return params::DRAW; // stalemate
+            }
             stand = evaluate(pos);
             if stand >= beta {
                 return stand;
