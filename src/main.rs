@@ -96,7 +96,7 @@ struct BenchSearchArgs {
     #[arg(long, default_value = "chess")]
     game: String,
     /// Depth in plies.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = parlor_ai::bench::CHESS_BENCH_DEPTH)]
     depth: u32,
 }
 
@@ -198,6 +198,14 @@ fn bench_search(args: &BenchSearchArgs) -> Result<()> {
                 args.depth,
                 total as f64 / secs / 1e3
             );
+            if args.depth == parlor_ai::bench::CHESS_BENCH_DEPTH
+                && total != parlor_ai::bench::CHESS_BENCH_NODES
+            {
+                bail!(
+                    "node count changed: {total}, recorded {} (search behaviour changed)",
+                    parlor_ai::bench::CHESS_BENCH_NODES
+                );
+            }
         }
         other => bail!("bench search for {other} is not available yet"),
     }

@@ -25,6 +25,12 @@ pub const CHESS_POSITIONS: [&str; 8] = [
     "8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 w - - 0 40",
 ];
 
+/// The depth of `parlor bench search` by default and of the node-count test.
+pub const CHESS_BENCH_DEPTH: u32 = 7;
+/// Nodes of [`chess_search`] at [`CHESS_BENCH_DEPTH`], summed over [`CHESS_POSITIONS`]. A change of the search or
+/// the evaluation changes it: update it in the same commit, with the match result that justified the change.
+pub const CHESS_BENCH_NODES: u64 = 175_170;
+
 /// One position's bench result.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
@@ -138,6 +144,18 @@ mod tests {
         let b: Vec<u64> = chess_search(4).iter().map(|l| l.choice.nodes).collect();
         assert_eq!(a.len(), CHESS_POSITIONS.len());
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn bench_node_count_is_the_recorded_one() {
+        let total: u64 = chess_search(CHESS_BENCH_DEPTH)
+            .iter()
+            .map(|l| l.choice.nodes)
+            .sum();
+        assert_eq!(
+            total, CHESS_BENCH_NODES,
+            "search behaviour changed: update CHESS_BENCH_NODES if intended"
+        );
     }
 
     /// A cheap version of the timing check that holds on a loaded machine: generous bounds, few searches.

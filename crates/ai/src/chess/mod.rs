@@ -170,9 +170,9 @@ impl ChessEngine {
         let best = search.run(&root.pos, &moves, &noise, |it, nodes| {
             report(&to_choice(it.depth, it.score, &it.pv, nodes, start.elapsed()));
         });
-        if lp.time_permille == 0 || matches!(limit, Limit::Infinite) {
-            // `go infinite` answers only once told to stop.
-            while matches!(limit, Limit::Infinite) && !search.timer().stop_flag() {
+        // `go infinite` answers only once told to stop, even when the search ended by itself (a forced mate).
+        if matches!(limit, Limit::Infinite) {
+            while !search.timer().stop_flag() {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
