@@ -127,15 +127,21 @@ fn main() -> Result<()> {
     match Cli::parse().command {
         Command::Perft(args) => run_perft(&args),
         Command::Bench(BenchCommand::Perft(args)) => bench_perft(&args),
-        Command::Bench(BenchCommand::Search(args)) => bench_search(&args),
-        Command::Bench(BenchCommand::Clock(args)) => bench_clock(&args),
+        Command::Bench(BenchCommand::Search(args)) => {
+            parlor_ai::bench::print_search(game_kind(&args.game)?, args.depth)?;
+            Ok(())
+        }
+        Command::Bench(BenchCommand::Clock(args)) => {
+            parlor_ai::bench::print_timing(args.searches, args.stops, args.seed);
+            Ok(())
+        }
         Command::Uci => Ok(parlor_ai::uci::run(std::io::stdin().lock(), std::io::stdout())?),
         Command::Match(args) => run_match(&args),
     }
 }
 
 fn run_match(args: &MatchArgs) -> Result<()> {
-    use parlor_ai::arena::{self, MatchConfig, PlayerSpec};
+    use parlor_ai::arena::{MatchConfig, PlayerSpec, print_match};
     let cfg = MatchConfig {
         game: game_kind(&args.game)?,
         a: PlayerSpec::parse(&args.a, &args.a_options)?,
@@ -148,84 +154,7 @@ fn run_match(args: &MatchArgs) -> Result<()> {
         seed: args.seed,
         max_plies: args.max_plies,
     };
-    let openings = arena::chess_openings(arena::CHESS_OPENINGS)?;
-    println!(
-        "{} vs {}: {} games at {} ms per move",
-        cfg.a.label(),
-        cfg.b.label(),
-        cfg.games,
-        args.movetime
-    );
-    let summary = arena::run_match(&cfg, &openings, |g, s| {
-        let colour = if g.a_first { "white" } else { "black" };
-        eprintln!(
-            "game {:>3} {:<28} A {colour}: {} ({}, {} plies)  running: {s}",
-            g.index + 1,
-            g.opening,
-            g.a_score,
-            g.reason,
-            g.plies
-        );
-        if args.show_moves {
-            eprintln!("  moves: {}", g.moves.join(" "));
-        }
-    })?;
-    println!("{} vs {}: {summary}", cfg.a.label(), cfg.b.label());
-    Ok(())
-}
-
-fn bench_search(args: &BenchSearchArgs) -> Result<()> {
-    match game_kind(&args.game)? {
-        GameKind::Chess => {
-            let start = Instant::now();
-            let lines = parlor_ai::bench::chess_search(args.depth);
-            let mut total = 0;
-            for l in &lines {
-                let c = &l.choice;
-                println!(
-                    "{:>10} nodes  {:>5} {:<8} {:>6} ms  {}",
-                    c.nodes,
-                    c.wire,
-                    c.score,
-                    c.elapsed.as_millis(),
-                    l.fen
-                );
-                total += c.nodes;
-            }
-            let secs = start.elapsed().as_secs_f64();
-            println!(
-                "chess depth {}: {total} nodes, {secs:.2} s, {:.0} k nodes/s",
-                args.depth,
-                total as f64 / secs / 1e3
-            );
-            if args.depth == parlor_ai::bench::CHESS_BENCH_DEPTH
-                && total != parlor_ai::bench::CHESS_BENCH_NODES
-            {
-                bail!(
-                    "node count changed: {total}, recorded {} (search behaviour changed)",
-                    parlor_ai::bench::CHESS_BENCH_NODES
-                );
-            }
-        }
-        other => bail!("bench search for {other} is not available yet"),
-    }
-    Ok(())
-}
-
-fn bench_clock(args: &BenchClockArgs) -> Result<()> {
-    let r = parlor_ai::bench::timing(args.searches, args.stops, args.seed);
-    println!(
-        "{} timed searches: {} returned more than 20 ms after their budget; largest overrun {:.1} ms; hard level used {:.0}% of its budget on average",
-        r.searches,
-        r.late,
-        r.max_overrun.as_secs_f64() * 1e3,
-        r.mean_use * 100.0
-    );
-    println!(
-        "{} stopped searches: longest time from the stop flag to the answer {:.1} ms",
-        r.stops,
-        r.max_stop_latency.as_secs_f64() * 1e3
-    );
+    print_match(&cfg, args.show_moves)?;
     Ok(())
 }
 

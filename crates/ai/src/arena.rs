@@ -535,6 +535,37 @@ pub fn run_match(
     }
 }
 
+/// Plays a match from the chess openings in the repository, printing each game to stderr (with its moves if
+/// `show_moves`) and the summary to stdout: the body of `parlor match`.
+///
+/// # Errors
+/// As [`run_match`], or [`ArenaError::BadOpening`] if the openings file is broken.
+pub fn print_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, ArenaError> {
+    let openings = chess_openings(CHESS_OPENINGS)?;
+    let (a, b) = (cfg.a.label(), cfg.b.label());
+    println!(
+        "{a} vs {b}: {} games at {} ms per move",
+        cfg.games,
+        cfg.movetime.as_millis()
+    );
+    let summary = run_match(cfg, &openings, |g, s| {
+        let colour = if g.a_first { "white" } else { "black" };
+        eprintln!(
+            "game {:>3} {:<28} A {colour}: {} ({}, {} plies)  running: {s}",
+            g.index + 1,
+            g.opening,
+            g.a_score,
+            g.reason,
+            g.plies
+        );
+        if show_moves {
+            eprintln!("  moves: {}", g.moves.join(" "));
+        }
+    })?;
+    println!("{a} vs {b}: {summary}");
+    Ok(summary)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -12,6 +12,22 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// A benchmark that could not run or found a changed count.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BenchError {
+    /// No benchmark for this game yet.
+    #[error("bench search for {0} is not available yet")]
+    Unsupported(GameKind),
+    /// The node count differs from the recorded one: the search behaves differently.
+    #[error("node count changed: {got}, recorded {recorded} (search behaviour changed)")]
+    NodesChanged {
+        /// Nodes searched now.
+        got: u64,
+        /// [`CHESS_BENCH_NODES`].
+        recorded: u64,
+    },
+}
+
 /// The chess positions of `parlor bench search`: the start, well-known test positions of middlegames and endings
 /// (Kiwipete and positions 3 to 5 of the Chess Programming Wiki's perft page, and a few of our own).
 pub const CHESS_POSITIONS: [&str; 8] = [
@@ -52,6 +68,62 @@ pub fn chess_search(depth: u32) -> Vec<BenchLine> {
             Some(BenchLine { fen, choice })
         })
         .collect()
+}
+
+/// Prints the search benchmark of a game (`parlor bench search`).
+///
+/// # Errors
+/// [`BenchError::Unsupported`], or [`BenchError::NodesChanged`] when run at [`CHESS_BENCH_DEPTH`] and the count
+/// differs from [`CHESS_BENCH_NODES`].
+pub fn print_search(kind: GameKind, depth: u32) -> Result<u64, BenchError> {
+    if kind != GameKind::Chess {
+        return Err(BenchError::Unsupported(kind));
+    }
+    let start = Instant::now();
+    let mut total = 0;
+    for l in chess_search(depth) {
+        let c = &l.choice;
+        println!(
+            "{:>10} nodes  {:>5} {:<10} {:>6} ms  {}",
+            c.nodes,
+            c.wire,
+            c.score,
+            c.elapsed.as_millis(),
+            l.fen
+        );
+        total += c.nodes;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "chess depth {depth}: {total} nodes, {secs:.2} s, {:.0} k nodes/s",
+        total as f64 / secs.max(1e-9) / 1e3
+    );
+    if depth == CHESS_BENCH_DEPTH && total != CHESS_BENCH_NODES {
+        return Err(BenchError::NodesChanged {
+            got: total,
+            recorded: CHESS_BENCH_NODES,
+        });
+    }
+    Ok(total)
+}
+
+/// Runs [`timing`] and prints what it measured (`parlor bench clock`).
+pub fn print_timing(searches: usize, stops: usize, seed: u64) -> TimingReport {
+    let r = timing(searches, stops, seed);
+    println!(
+        "{} timed searches: {} returned more than 20 ms after their budget; largest overrun {:.1} ms; \
+         hard level used {:.0}% of its budget on average",
+        r.searches,
+        r.late,
+        r.max_overrun.as_secs_f64() * 1e3,
+        r.mean_use * 100.0
+    );
+    println!(
+        "{} stopped searches: longest time from the stop flag to the answer {:.1} ms",
+        r.stops,
+        r.max_stop_latency.as_secs_f64() * 1e3
+    );
+    r
 }
 
 /// What the timing check measured.

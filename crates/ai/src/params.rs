@@ -61,8 +61,8 @@ pub const fn chess_level(level: Level) -> LevelParams {
             time_permille: 1000,
         },
         Level::Medium => LevelParams {
-            max_depth: 3,
-            noise: 40,
+            max_depth: 4,
+            noise: 50,
             quiescence: true,
             time_permille: 1000,
         },

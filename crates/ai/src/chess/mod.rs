@@ -180,11 +180,33 @@ impl ChessEngine {
         let elapsed = search.timer().elapsed();
         let choice = match best {
             Some(it) if !it.pv.is_empty() => to_choice(it.depth, it.score, &it.pv, nodes, elapsed),
-            // Stopped before the first iteration ended: the first legal move in the search's order.
-            _ => to_choice(0, 0, &moves[..1], nodes, elapsed),
+            // Stopped before the first iteration ended (a budget of almost nothing): the move whose resulting
+            // position evaluates best, which costs microseconds.
+            _ => {
+                let (m, score) = static_best(&root.pos, &moves);
+                to_choice(0, score, &[m], nodes, elapsed)
+            }
         };
         Ok(choice)
     }
+}
+
+/// The legal move after which the evaluation is best for the mover (one ply, no search). `moves` is not empty.
+fn static_best(pos: &Chess, moves: &[Move]) -> (Move, i32) {
+    let mut best = (moves[0], -params::INFINITY);
+    for &m in moves {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let score = if child.is_checkmate() {
+            params::MATE - 1
+        } else {
+            -eval::evaluate(&child)
+        };
+        if score > best.1 {
+            best = (m, score);
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -252,6 +274,18 @@ mod tests {
         );
         let it = search.run(&fresh.pos, &[m], &[0], |_, _| {}).unwrap();
         assert_ne!(it.score, params::DRAW);
+    }
+
+    #[test]
+    fn a_search_stopped_before_it_starts_still_answers_a_sensible_legal_move() {
+        let mut req = Request::new(
+            GameKind::Chess,
+            Level::Hard,
+            Limit::MoveTime(std::time::Duration::ZERO),
+        );
+        req.start = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 1".to_owned();
+        let c = ChessEngine::new().choose(&req, &mut |_| {}).unwrap();
+        assert_eq!(c.wire, "c1g5", "{c:?}");
     }
 
     #[test]
