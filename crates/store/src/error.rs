@@ -21,6 +21,9 @@ pub enum StoreError {
     /// Applying the migrations failed.
     #[error("migration failed")]
     Migrate(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The store, or its group-commit writer, has been shut down.
+    #[error("the store is closed")]
+    Closed,
     /// The database failed (connection lost, disk full, ...).
     #[error("database error: {0}")]
     Database(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -29,6 +32,9 @@ pub enum StoreError {
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> Self {
         use sqlx::error::ErrorKind;
+        if let sqlx::Error::PoolClosed = error {
+            return StoreError::Closed;
+        }
         if let sqlx::Error::Database(db) = &error {
             match db.kind() {
                 ErrorKind::UniqueViolation => return StoreError::Conflict(db.message().to_owned()),

@@ -20,7 +20,9 @@
 //! SQLite always and on PostgreSQL when `PARLOR_TEST_POSTGRES` holds a URL.
 
 mod any_store;
+pub mod bench;
 mod error;
+mod group_commit;
 mod migration;
 mod postgres;
 mod record;
@@ -31,6 +33,7 @@ mod write;
 
 pub use any_store::AnyStore;
 pub use error::StoreError;
+pub use group_commit::{GroupCommit, GroupCommitConfig};
 
 pub use postgres::PostgresStore;
 pub use record::{

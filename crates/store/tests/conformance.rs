@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use parlor_store::{
-    AnyStore, Backend, EventRecord, GameRecord, MoveRecord, Player, Rating, RatingChange, Relation, Store,
-    StoreError, TableRecord, Write, game_status, table_status,
+    AnyStore, Backend, EventRecord, GameRecord, GroupCommit, GroupCommitConfig, MoveRecord, Player, Rating,
+    RatingChange, Relation, Store, StoreError, TableRecord, Write, game_status, table_status,
 };
 use sqlx::Connection;
 
@@ -135,6 +135,7 @@ conformance!(
     relations_are_set_and_cleared,
     concurrent_commits_all_land,
     text_round_trips_exactly,
+    group_commit_lands_every_table_and_isolates_a_conflict,
 );
 
 // ---- fixtures
@@ -951,4 +952,83 @@ async fn text_round_trips_exactly(db: &mut TestDb) {
     .await
     .unwrap();
     assert_eq!(s.rating(odd, odd).await.unwrap(), Some(r));
+}
+
+async fn group_commit_lands_every_table_and_isolates_a_conflict(db: &mut TestDb) {
+    db.store.create_table(&table("t1", None)).await.unwrap();
+    let games: Vec<String> = (0..40).map(|i| format!("g{i}")).collect();
+    let mut batch: Vec<Write> = games
+        .iter()
+        .map(|id| Write::CreateGame(game(id, "t1", r#"["a"]"#, 1)))
+        .collect();
+    batch.push(Write::CreateGame(game("bad", "t1", "[]", 1)));
+    batch.push(Write::Move(mv("bad", 0)));
+    db.store.commit(&batch).await.unwrap();
+
+    let config = GroupCommitConfig {
+        max_writes: 16,
+        ..GroupCommitConfig::for_backend(db.store.backend())
+    };
+    let (group, writers) = GroupCommit::spawn(db.store.clone(), config);
+    let mut tasks = Vec::new();
+    for id in games.clone() {
+        let group = group.clone();
+        tasks.push(tokio::spawn(async move {
+            for ply in 0..10 {
+                group
+                    .commit(vec![
+                        Write::Move(mv(&id, ply)),
+                        Write::Event(event(&id, ply, "clock")),
+                    ])
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    // A table that keeps resending a stored ply: it alone is refused, every time.
+    let bad = {
+        let group = group.clone();
+        tokio::spawn(async move {
+            for _ in 0..10 {
+                let result = group.commit(vec![Write::Move(mv("bad", 0))]).await;
+                assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+                tokio::task::yield_now().await;
+            }
+        })
+    };
+    for task in tasks {
+        task.await.unwrap();
+    }
+    bad.await.unwrap();
+    assert!(group.transactions() >= 1);
+    assert!(
+        group.transactions() <= 40 * 10 + 2 * 10,
+        "{}",
+        group.transactions()
+    );
+
+    for id in &games {
+        let stored = db.store.game(id).await.unwrap().unwrap();
+        assert_eq!(stored.moves, (0..10).map(|ply| mv(id, ply)).collect::<Vec<_>>());
+        assert_eq!(stored.events.len(), 10);
+    }
+    assert_eq!(
+        db.store.game("bad").await.unwrap().unwrap().moves,
+        vec![mv("bad", 0)]
+    );
+
+    // The writers end once every handle is gone.
+    let spare = group.clone();
+    drop(group);
+    db.store.close().await;
+    assert!(matches!(
+        spare.commit(vec![Write::Move(mv("g0", 10))]).await,
+        Err(StoreError::Closed)
+    ));
+    drop(spare);
+    tokio::time::timeout(std::time::Duration::from_secs(10), writers)
+        .await
+        .unwrap()
+        .unwrap();
+    db.reopen().await;
 }
