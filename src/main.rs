@@ -11,16 +11,31 @@ use std::time::Instant;
 #[command(version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the site (the default when no subcommand is given).
+    Serve(ServeArgs),
     /// Count the leaf nodes of the legal move tree (checks a move generator).
     Perft(PerftArgs),
     /// Measure speed.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "PARLOR_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// Storage: `sqlite://FILE?mode=rwc` (the default, a file next to you) or `postgres://USER@HOST/DB`.
+    #[arg(long, env = "PARLOR_DATABASE_URL", default_value = "sqlite://parlor.db?mode=rwc")]
+    database: String,
+    /// Seconds a seated player may stay away before losing (two-player) or handing the seat to a CPU (four-player).
+    #[arg(long, env = "PARLOR_GRACE_SECONDS", default_value_t = 60)]
+    grace_seconds: u64,
 }
 
 #[derive(Args, Debug)]
@@ -56,10 +71,50 @@ struct BenchPerftArgs {
 }
 
 fn main() -> Result<()> {
-    match Cli::parse().command {
+    // No subcommand means `serve` with its flags' defaults and environment variables.
+    let command = Cli::parse().command.or_else(|| Cli::parse_from(["parlor", "serve"]).command);
+    let Some(command) = command else { bail!("no command") };
+    match command {
+        Command::Serve(args) => serve(args),
         Command::Perft(args) => run_perft(&args),
         Command::Bench(BenchCommand::Perft(args)) => bench_perft(&args),
     }
+}
+
+fn serve(args: ServeArgs) -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PARLOR_LOG").unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&args.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.listen))?;
+        println!("Parlor is running at http://{}", listener.local_addr()?);
+        let config = parlor_server::Config {
+            database: args.database,
+            grace: std::time::Duration::from_secs(args.grace_seconds),
+        };
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let on_signal = shutdown.clone();
+        tokio::spawn(async move {
+            let ctrl_c = tokio::signal::ctrl_c();
+            #[cfg(unix)]
+            {
+                let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                    .expect("a SIGTERM handler can be installed");
+                tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+            }
+            #[cfg(not(unix))]
+            let _ = ctrl_c.await;
+            tracing::info!("shutting down: finishing every table");
+            on_signal.cancel();
+        });
+        parlor_server::run(listener, config, shutdown).await?;
+        Ok(())
+    })
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {
