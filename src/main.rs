@@ -31,7 +31,11 @@ struct ServeArgs {
     #[arg(long, env = "PARLOR_LISTEN", default_value = "127.0.0.1:8080")]
     listen: String,
     /// Storage: `sqlite://FILE?mode=rwc` (the default, a file next to you) or `postgres://USER@HOST/DB`.
-    #[arg(long, env = "PARLOR_DATABASE_URL", default_value = "sqlite://parlor.db?mode=rwc")]
+    #[arg(
+        long,
+        env = "PARLOR_DATABASE_URL",
+        default_value = "sqlite://parlor.db?mode=rwc"
+    )]
     database: String,
     /// Seconds a seated player may stay away before losing (two-player) or handing the seat to a CPU (four-player).
     #[arg(long, env = "PARLOR_GRACE_SECONDS", default_value_t = 60)]
@@ -72,8 +76,12 @@ struct BenchPerftArgs {
 
 fn main() -> Result<()> {
     // No subcommand means `serve` with its flags' defaults and environment variables.
-    let command = Cli::parse().command.or_else(|| Cli::parse_from(["parlor", "serve"]).command);
-    let Some(command) = command else { bail!("no command") };
+    let command = Cli::parse()
+        .command
+        .or_else(|| Cli::parse_from(["parlor", "serve"]).command);
+    let Some(command) = command else {
+        bail!("no command")
+    };
     match command {
         Command::Serve(args) => serve(args),
         Command::Perft(args) => run_perft(&args),
@@ -96,6 +104,7 @@ fn serve(args: ServeArgs) -> Result<()> {
         let config = parlor_server::Config {
             database: args.database,
             grace: std::time::Duration::from_secs(args.grace_seconds),
+            ..parlor_server::Config::default()
         };
         let shutdown = tokio_util::sync::CancellationToken::new();
         let on_signal = shutdown.clone();

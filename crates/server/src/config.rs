@@ -9,6 +9,8 @@ pub struct Config {
     pub database: String,
     /// How long a seated player may stay away before losing (two-player) or handing the seat to a CPU (four).
     pub grace: Duration,
+    /// Events kept per table for resync; an older `since` gets the full state.
+    pub event_log: usize,
 }
 
 impl Default for Config {
@@ -16,6 +18,7 @@ impl Default for Config {
         Config {
             database: "sqlite://parlor.db?mode=rwc".to_owned(),
             grace: Duration::from_secs(60),
+            event_log: crate::table::EVENT_LOG,
         }
     }
 }

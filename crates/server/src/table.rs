@@ -22,7 +22,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
-/// Events kept per table for resync.
+/// Events kept per table for resync, by default.
 pub const EVENT_LOG: usize = 256;
 
 /// A table with nobody watching, no live game and no person seated closes after this long.
@@ -696,7 +696,7 @@ impl Table {
             None => outbox.send_text(text.clone()),
         });
         self.log.push_back((self.version, author, text));
-        while self.log.len() > EVENT_LOG {
+        while self.log.len() > self.hub.config.event_log {
             self.log.pop_front();
         }
     }
@@ -737,6 +737,7 @@ impl Table {
     async fn open(&mut self, outbox: Outbox, since: Option<u64>) {
         let player = outbox.session().info();
         let was_spectators = self.spectator_count();
+        self.watchers.insert(outbox.conn(), outbox.clone());
         // Events the client missed, if all are still kept; else the full state.
         match since {
             Some(v) if v == self.version => {}
@@ -750,7 +751,6 @@ impl Table {
             }
             _ => self.send_state(&outbox),
         }
-        self.watchers.insert(outbox.conn(), outbox);
         if let Some(seat) = self.seat_of(&player.id) {
             let s = &mut self.seats[seat];
             let changed = s.away_since.take().is_some() || s.occupant.took_over;
