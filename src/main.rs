@@ -20,6 +20,8 @@ enum Command {
     Serve(ServeArgs),
     /// Count the leaf nodes of the legal move tree (checks a move generator).
     Perft(PerftArgs),
+    /// Load a running server with real websocket clients playing random legal moves.
+    Loadtest(LoadtestArgs),
     /// Measure speed.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -40,6 +42,25 @@ struct ServeArgs {
     /// Seconds a seated player may stay away before losing (two-player) or handing the seat to a CPU (four-player).
     #[arg(long, env = "PARLOR_GRACE_SECONDS", default_value_t = 60)]
     grace_seconds: u64,
+}
+
+#[derive(Args, Debug)]
+struct LoadtestArgs {
+    /// The server, `ws://HOST:PORT`.
+    #[arg(long)]
+    url: String,
+    /// Concurrent two-player games (two sockets each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Seconds to measure (after a 2 s warm-up).
+    #[arg(long, default_value_t = 10)]
+    duration: u64,
+    /// Target moves per second over all games; without it, a closed loop (each side answers at once).
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Sockets connecting at once.
+    #[arg(long, default_value_t = 64)]
+    connect_parallel: usize,
 }
 
 #[derive(Args, Debug)]
@@ -84,6 +105,7 @@ fn main() -> Result<()> {
     };
     match command {
         Command::Serve(args) => serve(args),
+        Command::Loadtest(args) => loadtest(args),
         Command::Perft(args) => run_perft(&args),
         Command::Bench(BenchCommand::Perft(args)) => bench_perft(&args),
     }
@@ -124,6 +146,19 @@ fn serve(args: ServeArgs) -> Result<()> {
         parlor_server::run(listener, config, shutdown).await?;
         Ok(())
     })
+}
+
+fn loadtest(args: LoadtestArgs) -> Result<()> {
+    let plan = parlor_server::loadtest::Plan {
+        url: args.url,
+        games: args.games,
+        duration: std::time::Duration::from_secs(args.duration),
+        rate: args.rate,
+        connect_parallel: args.connect_parallel,
+    };
+    let report = tokio::runtime::Runtime::new()?.block_on(parlor_server::loadtest::run(&plan))?;
+    println!("{report}");
+    Ok(())
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {

@@ -12,6 +12,7 @@ use axum::extract::{FromRef, Path, State, WebSocketUpgrade};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 use parlor_game::{ExportInfo, GameKind};
@@ -123,6 +124,10 @@ pub async fn run(
         .route("/metrics", get(metrics_text))
         .with_state(state);
 
+    // Moves are small and latency matters: no Nagle delay.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown.clone().cancelled_owned())
         .await?;

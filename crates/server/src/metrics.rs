@@ -131,6 +131,28 @@ impl Metrics {
             load(&self.store_sum_us) as f64 / 1e6
         );
         let _ = writeln!(out, "parlor_store_commit_seconds_count {count}");
+        if let Some((cpu, rss)) = process_usage() {
+            let _ = writeln!(out, "# HELP process_cpu_seconds_total User and system CPU time spent.");
+            let _ = writeln!(out, "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {cpu}");
+            let _ = writeln!(out, "# HELP process_resident_memory_bytes Resident memory size.");
+            let _ = writeln!(out, "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes {rss}");
+        }
         out
     }
+}
+
+/// CPU seconds and resident bytes of this process, from /proc (Linux only).
+fn process_usage() -> Option<(f64, u64)> {
+    // Clock ticks per second: 100 on every Linux this runs on (USER_HZ).
+    const TICKS: f64 = 100.0;
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let rss_kb: u64 =
+        status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(((utime + stime) / TICKS, rss_kb * 1024))
 }
