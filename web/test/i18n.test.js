@@ -35,7 +35,7 @@ test('every key used in the code exists', () => {
       const p = `${dir}/${e.name}`;
       if (e.isDirectory()) { if (e.name !== 'i18n') walk(p); continue; }
       if (!p.endsWith('.js')) continue;
-      for (const m of readFileSync(p, 'utf8').matchAll(/\bt\('([\w./-]+)'/g)) used.add(m[1]);
+      for (const m of readFileSync(p, 'utf8').matchAll(/\bt\('([\w./-]+)'\s*[,)]/g)) used.add(m[1]);
     }
   };
   walk(new URL('../js', import.meta.url).pathname);

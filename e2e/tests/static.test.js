@@ -1,0 +1,108 @@
+// Static smoke test, runnable without the Rust server: the page loads from our own origin only, starts without
+// console errors, draws the lobby and a table of each game (from canned protocol answers), and writes
+// screenshots at phone and desktop sizes under e2e/screenshots/ for a human to look at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { startMock } from '../lib/mock-server.js';
+import { launch, newPage } from '../lib/browser.js';
+
+const SHOTS = new URL('../screenshots/', import.meta.url).pathname;
+const SIZES = [['phone', { width: 390, height: 844 }], ['desktop', { width: 1440, height: 900 }]];
+let mock;
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  mock = await startMock();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await mock?.close();
+});
+
+async function open(path, viewport, lang = 'en-GB') {
+  const p = await newPage(browser, { viewport, locale: lang, base: mock.url });
+  const requests = [];
+  p.page.on('request', (r) => requests.push(r.url()));
+  await p.page.goto(path);
+  await p.page.waitForSelector('html[data-started="1"]', { timeout: 10000 });
+  return { ...p, requests };
+}
+
+for (const [name, viewport] of SIZES) {
+  test(`lobby at ${name} size: no console errors, own origin only, no horizontal scroll`, async () => {
+    const { page, errors, requests, context } = await open('/', viewport);
+    await page.waitForSelector('#tables .lobby-table');
+    await page.waitForSelector('#players li[data-player]');
+    await page.screenshot({ path: `${SHOTS}static-lobby-${name}.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    for (const u of requests) assert.ok(u.startsWith(mock.url) || u.startsWith('ws://127.0.0.1') || u.startsWith('data:'), `foreign request ${u}`);
+    const text = await page.locator('#players').innerText();
+    assert.ok(text.includes('<b>not bold</b>'), 'a name is shown as text, never as HTML');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
+    await context.close();
+  });
+
+  for (const [game, id] of [['chess', 'chess1'], ['draughts', 'draughts1'], ['chess4', 'four1']]) {
+    test(`${game} table at ${name} size`, async () => {
+      const { page, errors, context } = await open('/table/' + id, viewport);
+      await page.waitForSelector('svg.board rect[data-square]');
+      await page.waitForSelector('svg.board .piece');
+      const squares = await page.locator('svg.board rect[data-square]').count();
+      assert.equal(squares, { chess: 64, draughts: 32, chess4: 160 }[game]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
+      assert.deepEqual(errors, []);
+      await page.screenshot({ path: `${SHOTS}static-table-${game}-${name}.png`, fullPage: true });
+      await context.close();
+    });
+  }
+}
+
+test('click-click shows destinations and reports the move', async () => {
+  const { page, context } = await open('/table/chess1', { width: 1000, height: 800 });
+  await page.waitForSelector('svg.board .piece');
+  const sent = [];
+  page.on('websocket', () => {});
+  await page.evaluate(() => {
+    const orig = WebSocket.prototype.send;
+    window.__sent = [];
+    WebSocket.prototype.send = function (d) { window.__sent.push(d); return orig.call(this, d); };
+  });
+  await page.click('svg.board rect[data-square="f1"]');
+  assert.equal(await page.locator('svg.board [data-dest]').count(), 2);
+  await page.click('svg.board rect[data-square="c4"]');
+  const msgs = (await page.evaluate(() => window.__sent)).map((s) => JSON.parse(s));
+  const move = msgs.find((m) => m.t === 'move');
+  assert.equal(move.wire, 'f1c4');
+  assert.equal(move.ply, 4);
+  assert.equal(move.table, 'chess1');
+  void sent;
+  await context.close();
+});
+
+test('table not found and language switch to বাংলা and मराठी', async () => {
+  const { page, context } = await open('/table/missing', { width: 1000, height: 800 });
+  await page.waitForSelector('#not-found');
+  await page.selectOption('#lang', 'bn');
+  await page.goto('/rules/chess');
+  await page.waitForSelector('#rules h1');
+  assert.equal(await page.locator('#rules h1').innerText(), 'দাবা');
+  await page.selectOption('#lang', 'mr');
+  await page.waitForFunction(() => document.querySelector('#rules h1').textContent === 'बुद्धिबळ');
+  await page.screenshot({ path: `${SHOTS}static-rules-mr.png`, fullPage: false });
+  await context.close();
+});
+
+test('the fallback message shows when the script does not load', async () => {
+  const { page, context } = await newPage(browser, { base: mock.url });
+  await page.route('**/js/app.js', (r) => r.abort());
+  await page.goto('/');
+  await page.waitForSelector('#fallback:not([hidden])', { timeout: 10000 });
+  const text = await page.locator('#fallback').innerText();
+  assert.ok(text.includes('could not start') && text.includes('পার্লার') && text.includes('पार्लर'));
+  await context.close();
+});
