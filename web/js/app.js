@@ -268,6 +268,7 @@ function start() {
     },
   });
   window.addEventListener('online', () => app.conn.retryNow());
+  window.addEventListener('offline', () => app.conn.dropForOffline());
   loadSprite().finally(() => {
     route();
     app.conn.connect();

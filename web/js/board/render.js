@@ -34,7 +34,9 @@ export class Board {
     this.drag = null;
     const n = this.board.size;
     const size = n * SQ;
-    this.svg = s('svg', { class: 'board', viewBox: `${-MARGIN} 0 ${size + MARGIN} ${size + MARGIN}`, role: 'group',
+    // Draughts shows its square numbers inside the squares, so it needs no edge margin.
+    this.margin = this.board.family === 'draughts' ? 0 : MARGIN;
+    this.svg = s('svg', { class: 'board', viewBox: `${-this.margin} 0 ${size + this.margin} ${size + this.margin}`, role: 'group',
       'aria-label': t('table.board'), 'data-game': opts.game, 'data-size': n });
     this.layers = {};
     for (const name of ['squares', 'marks', 'labels', 'pieces', 'dests', 'drag']) {
@@ -167,7 +169,7 @@ export class Board {
         const dx = fx - x;
         const dy = fy - y;
         // Scale the SVG offsets to screen pixels for the CSS transform.
-        const scale = this.svg.getBoundingClientRect().width / (this.board.size * SQ + MARGIN) || 1;
+        const scale = this.svg.getBoundingClientRect().width / (this.board.size * SQ + this.margin) || 1;
         el.animate([{ transform: `translate(${dx * scale}px, ${dy * scale}px)` }, { transform: 'translate(0,0)' }],
           { duration: 180, easing: 'ease-out' });
       }

@@ -47,6 +47,7 @@ export class Connection {
     clearTimeout(this.timer);
     if (this.fatal) return;
     this.onStatus(this.troubleSince ? 'trouble' : 'connecting', { retryInMs: 0 });
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) { this.scheduleRetry(); return; }
     let ws;
     try { ws = new WebSocket(this.url); } catch { this.scheduleRetry(); return; }
     this.ws = ws;
@@ -92,12 +93,24 @@ export class Connection {
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
+  /** The device went offline: drop the socket at once (browsers may keep a dead one open for minutes) and wait
+   * for the `online` event or the retry schedule. */
+  dropForOffline() {
+    if (!this.ws || this.fatal) return;
+    const old = this.ws;
+    this.ws = null;
+    this.ready = false;
+    clearInterval(this.pinger);
+    try { old.close(); } catch { /* already closed */ }
+    this.scheduleRetry();
+  }
+
   /** Try again at once (the "try again" button, or the browser coming back online). */
   retryNow() {
     if (this.ready || this.fatal) return;
     if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
     this.attempt = 0;
-    this.troubleSince = this.troubleSince || Date.now();
+    this.troubleSince = Date.now();
     if (this.ws) { const old = this.ws; this.ws = null; try { old.close(); } catch { /* already closed */ } }
     this.connect();
   }

@@ -412,6 +412,8 @@ export function mount(app, main, params) {
   }
 
   layout();
+  // Read-only view of the table for the browser tests (they pick moves from the server's legal list).
+  window.__parlorTable = () => model;
   if (app.status === 'open') open();
   ticker = setInterval(tick, 100);
   const onKey = (e) => { if (e.key === 'Escape' && !menu.hidden) closeMenu(); };
@@ -459,6 +461,7 @@ export function mount(app, main, params) {
     },
     unmount() {
       clearInterval(ticker);
+      delete window.__parlorTable;
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('click', onDocClick);
       if (model) app.send({ t: 'close', table: model.id });

@@ -1,0 +1,48 @@
+// The bundle: JS+CSS under 200 KB uncompressed, assets referenced the way the server serves them, imports relative,
+// no URL outside our own server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+
+const WEB = new URL('../', import.meta.url).pathname;
+
+function files(dir, out = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = dir + e.name;
+    if (e.isDirectory()) { if (e.name !== 'test') files(p + '/', out); } else out.push(p);
+  }
+  return out;
+}
+
+test('total JS and CSS stays under 200 KB uncompressed', () => {
+  const all = files(WEB).filter((p) => p.endsWith('.js') || p.endsWith('.css'));
+  const total = all.reduce((n, p) => n + statSync(p).size, 0);
+  console.log(`JS+CSS: ${(total / 1024).toFixed(1)} KB in ${all.length} files`);
+  assert.ok(total < 200 * 1024, `${total} bytes`);
+});
+
+test('index.html loads hashed assets; JS and CSS use relative URLs only; nothing from elsewhere', () => {
+  const html = readFileSync(WEB + 'index.html', 'utf8');
+  assert.match(html, /href="\/a\/__ASSETS__\/css\/app\.css"/);
+  assert.match(html, /src="\/a\/__ASSETS__\/js\/app\.js"/);
+  assert.doesNotMatch(html, /https?:\/\//);
+  for (const p of files(WEB).filter((f) => f.endsWith('.js') || f.endsWith('.css'))) {
+    const src = readFileSync(p, 'utf8');
+    for (const m of src.matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]/gm)) assert.ok(m[1].startsWith('./') || m[1].startsWith('../'), `${p}: ${m[1]}`);
+    assert.doesNotMatch(src, /https?:\/\/(?!www\.w3\.org)/, p);
+    assert.doesNotMatch(src, /\.innerHTML\s*=/, `${p} must not set innerHTML`);
+  }
+});
+
+test('the sprite has every piece symbol and only plain SVG shapes', () => {
+  const svg = readFileSync(WEB + 'img/pieces.svg', 'utf8');
+  const ids = [...svg.matchAll(/<symbol id="([^"]+)"/g)].map((m) => m[1]);
+  const want = [];
+  for (const c of ['w', 'b']) for (const r of 'KQRBNP') want.push(c + r);
+  for (const r of 'KQRBNP') want.push('army-' + r);
+  want.push('man-white', 'man-black', 'king-white', 'king-black', 'mark-red', 'mark-blue', 'mark-yellow', 'mark-green');
+  assert.deepEqual(ids.sort(), want.sort());
+  const tags = new Set([...svg.matchAll(/<([a-zA-Z]+)[\s>]/g)].map((m) => m[1]));
+  for (const tag of tags) assert.ok(['svg', 'symbol', 'path', 'circle', 'rect', 'polygon'].includes(tag), `tag ${tag}`);
+  assert.doesNotMatch(svg, /<style|filter|<text|class=/);
+});
