@@ -83,7 +83,14 @@ function onSocket(sock) {
       else if (msg.t === 'open') {
         const id = msg.table || 'private1';
         if (id === 'missing') send({ t: 'error', code: 'table_not_found', message: 'no such table', table: id });
-        else send({ t: 'table', state: tableState(id, id.startsWith('draughts') ? 'draughts/english' : id.startsWith('four') ? 'chess4' : 'chess', 0) });
+        else if (id === 'over1') {
+          const st = tableState(id, 'chess', 1);
+          st.game.outcome = { result: 'decided', places: [1, 2], winner: 0, reason: 'checkmate', score: '1-0' };
+          st.game.turn = null; st.game.legal = []; st.game.check = [[4, 7]]; st.rematch = [0];
+          send({ t: 'table', state: st });
+          send({ t: 'event', table: id, v: 8, event: { e: 'chat', from: { id: 'p1', name: 'Bo' }, text: 'good game <i>!</i>', at_ms: 1 } });
+          send({ t: 'event', table: id, v: 9, event: { e: 'spectators', count: 5 } });
+        } else send({ t: 'table', state: tableState(id, id.startsWith('draughts') ? 'draughts/english' : id.startsWith('four') ? 'chess4' : 'chess', Number(id.split('-')[1] || 0)) });
       }
     }
   });

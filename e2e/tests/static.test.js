@@ -84,6 +84,22 @@ test('click-click shows destinations and reports the move', async () => {
   await context.close();
 });
 
+test('a finished game: result, check mark, chat as text, player menu, rematch and download', async () => {
+  const { page, errors, context } = await open('/table/over1', { width: 1200, height: 900 });
+  await page.waitForSelector('#result[data-reason="checkmate"]');
+  await page.locator('#chat-lines li', { hasText: 'good game <i>!</i>' }).waitFor();
+  assert.equal(await page.locator('#chat-lines i').count(), 0);
+  assert.equal(await page.locator('svg.board .mark-check').count(), 1);
+  assert.match(await page.locator('#spectators').innerText(), /5/);
+  assert.equal(await page.locator('[data-action="download"]').getAttribute('href'), '/api/game/g-over1/export');
+  assert.match(await page.locator('[data-action="rematch"]').innerText(), /1\/1|Rematch/);
+  await page.locator('#chat-lines button.pname', { hasText: 'Bo' }).click();
+  await page.locator('#player-menu [data-action="mute"]').waitFor();
+  await page.screenshot({ path: `${SHOTS}static-table-over-desktop.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('table not found and language switch to বাংলা and मराठी', async () => {
   const { page, context } = await open('/table/missing', { width: 1000, height: 800 });
   await page.waitForSelector('#not-found');

@@ -3,7 +3,7 @@
 
 import { h, replace, clear, s as svgEl } from './dom.js';
 import { Connection } from './net/socket.js';
-import { t, initLanguage, setLanguage, language, LANGS, LANG_CODES, onLanguage } from './i18n/index.js';
+import { t, num, initLanguage, setLanguage, language, LANGS, LANG_CODES, onLanguage } from './i18n/index.js';
 import * as sound from './sound.js';
 import * as lobby from './pages/lobby.js';
 import * as table from './pages/table.js';
@@ -195,8 +195,8 @@ export function tcLabel(spec) {
   const time = spec && spec.time;
   if (!time) return spec && spec.game === 'chess4' ? t('tc.untimed') : t('tc.base', { m: 15, i: 0 });
   const parts = [];
-  if (time.base_ms !== null && time.base_ms !== undefined) parts.push(t('tc.base', { m: Math.round(time.base_ms / 6000) / 10, i: Math.round((time.increment_ms || 0) / 1000) }));
-  if (time.per_move_ms) parts.push(t('tc.move', { s: Math.round(time.per_move_ms / 1000) }));
+  if (time.base_ms !== null && time.base_ms !== undefined) parts.push(t('tc.base', { m: num(Math.round(time.base_ms / 6000) / 10), i: num(Math.round((time.increment_ms || 0) / 1000)) }));
+  if (time.per_move_ms) parts.push(t('tc.move', { s: num(Math.round(time.per_move_ms / 1000)) }));
   return parts.length ? parts.join(' · ') : t('tc.untimed');
 }
 
