@@ -1,7 +1,7 @@
 // Starts a real `parlor serve` on a free port with a fresh SQLite database, and gives tests people (browser
 // contexts) who load the site. PARLOR_BIN may point to the binary; else target/debug/parlor of this repository.
 // Without a binary the server tests are skipped (the static smoke test still runs).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,8 @@ import { launch, newPage } from './browser.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const BIN = process.env.PARLOR_BIN || join(ROOT, 'target/debug/parlor');
-export const HAVE_SERVER = existsSync(BIN);
+// A binary without the `serve` subcommand (before the server landed) counts as none.
+export const HAVE_SERVER = existsSync(BIN) && spawnSync(BIN, ['serve', '--help'], { stdio: 'ignore', timeout: 10000 }).status === 0;
 export const SHOTS = join(ROOT, 'e2e/screenshots');
 
 async function freePort() {

@@ -30,6 +30,8 @@ for (const lang of ['bn', 'mr']) {
         await createTable(p.page, { game, seats: game === 'chess4' ? ['me', 'cpu', 'cpu', 'cpu'] : ['me', 'cpu'] });
         await p.page.waitForSelector('svg.board .piece');
         assert.deepEqual(await englishWords(p.page), [], game);
+        // In four-player chess a resignation only takes one army out and play goes on: check it while playing.
+        if (game === 'chess4') continue;
         await p.page.click('[data-action="resign"]');
         await p.page.click('[data-action="confirm-yes"]');
         await p.page.waitForSelector('#result');
