@@ -135,9 +135,14 @@ export async function createTable(page, { game = 'chess', variant, time, private
   if (moveLimit) await page.fill('#c-move-limit', String(moveLimit));
   for (const [i, kind] of (seats || []).entries()) await page.selectOption(`select[data-seat="${i}"]`, kind);
   await page.click('[data-action="create"]');
-  await page.waitForURL(/\/table\//);
+  await waitPath(page, '^/table/');
   await page.waitForFunction(() => window.__parlorTable && window.__parlorTable());
   return (await model(page)).id;
+}
+
+/** Wait until the page's path matches (the client routes with pushState, which fires no load event). */
+export function waitPath(page, pattern, timeout = 30000) {
+  return page.waitForFunction((p) => new RegExp(p).test(location.pathname), pattern, { timeout });
 }
 
 /** Sit in the first free seat at a table page already open. */

@@ -80,10 +80,26 @@ function onSocket(sock) {
       if (msg.t === 'hello') send({ t: 'welcome', protocol: 1, you: { id: 'p0', name: 'Ana' }, online: true });
       else if (msg.t === 'lobby' && msg.on) send(lobby());
       else if (msg.t === 'ping') send({ t: 'pong' });
+      else if (msg.t === 'history') send({ t: 'history', player: 'p0', games: [{ id: 'demo', game: 'chess', players: ['Ana', 'Bo'], seat: 0, outcome: { result: 'decided', places: [1, 2], winner: 0, reason: 'resignation', score: '1-0' }, rating: null, ended_ms: 1764500000000 }] });
       else if (msg.t === 'open') {
         const id = msg.table || 'private1';
         if (id === 'missing') send({ t: 'error', code: 'table_not_found', message: 'no such table', table: id });
-        else if (id === 'over1') {
+        else if (id === 'promo1') {
+          const st = tableState(id, 'chess', 0);
+          st.game.position = '4k3/1P6/8/8/8/8/8/4K3 w - - 0 40';
+          st.game.legal = ['q', 'r', 'b', 'n'].map((p) => ({ wire: 'b7b8' + p, from: [1, 6], to: [1, 7], promotion: p }))
+            .concat([{ wire: 'e1d2', from: [4, 0], to: [3, 1] }]);
+          send({ t: 'table', state: st });
+        } else if (id === 'draughts2') {
+          const st = tableState(id, 'draughts/english', 1);
+          st.game.position = 'W:WK9:B14,15,22,23';
+          st.game.turn = 1;
+          st.game.legal = [
+            { wire: '9x18x27', from: [1, 5], to: [5, 1], path: [[3, 3], [5, 1]], captures: [[2, 4], [4, 2]] },
+            { wire: '9x20x27', from: [1, 5], to: [5, 1], path: [[5, 5], [7, 3], [5, 1]], captures: [[2, 4], [4, 4], [6, 2]] },
+          ];
+          send({ t: 'table', state: st });
+        } else if (id === 'over1') {
           const st = tableState(id, 'chess', 1);
           st.game.outcome = { result: 'decided', places: [1, 2], winner: 0, reason: 'checkmate', score: '1-0' };
           st.game.turn = null; st.game.legal = []; st.game.check = [[4, 7]]; st.rematch = [0];
@@ -108,6 +124,14 @@ export async function startMock() {
         const body = await readFile(join(WEB, rel));
         res.writeHead(200, { 'content-type': TYPES[extname(rel)] || 'application/octet-stream' });
         res.end(body);
+        return;
+      }
+      if (url.pathname === '/api/game/demo') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'demo', game: 'chess', players: [{ id: 'p0', name: 'Ana' }, { id: 'p1', name: 'Bo' }],
+          start: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+          moves: [['e2e4', 'e4'], ['e7e5', 'e5'], ['g1f3', 'Nf3'], ['b8c6', 'Nc6'], ['f1c4', 'Bc4'], ['g8f6', 'Nf6'], ['e1g1', 'O-O']].map(([wire, display], i) => ({ seat: i % 2, wire, display })),
+          outcome: { result: 'decided', places: [1, 2], winner: 0, reason: 'resignation', score: '1-0' } }));
         return;
       }
       if (url.pathname.startsWith('/api/')) { res.writeHead(404); res.end(); return; }

@@ -2,7 +2,7 @@
 // Relies on: lobby players, challenge / challenge_answer / challenge message states, presence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HAVE_SERVER, setup, person, model } from '../lib/harness.js';
+import { HAVE_SERVER, setup, person, model, waitPath } from '../lib/harness.js';
 
 const skip = !HAVE_SERVER && 'no parlor binary (build it or set PARLOR_BIN)';
 
@@ -24,8 +24,8 @@ test('a challenge accepted and one declined; going offline hides a player', { sk
     await b.page.waitForSelector('#challenges [data-action="challenge-accept"]');
     assert.match(await b.page.locator('#challenges').innerText(), /Hari/);
     await b.page.click('[data-action="challenge-accept"]');
-    await a.page.waitForURL(/\/table\//);
-    await b.page.waitForURL(/\/table\//);
+    await waitPath(a.page, '^/table/');
+    await waitPath(b.page, '^/table/');
     const ma = await model(a.page);
     const mb = await model(b.page);
     assert.equal(ma.id, mb.id);

@@ -2,7 +2,7 @@
 // open {code}, sit, lobby (a private table is not listed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HAVE_SERVER, setup, person, createTable, sitDown, model } from '../lib/harness.js';
+import { HAVE_SERVER, setup, person, createTable, sitDown, model, waitPath } from '../lib/harness.js';
 
 const skip = !HAVE_SERVER && 'no parlor binary (build it or set PARLOR_BIN)';
 
@@ -21,7 +21,7 @@ test('joining a private table by link', { skip, timeout: 120000 }, async () => {
     await guest.page.waitForSelector('#tables');
     assert.equal(await guest.page.locator(`[data-table="${id}"]`).count(), 0);
     await guest.page.goto(link);
-    await guest.page.waitForURL(new RegExp('/table/' + id));
+    await waitPath(guest.page, '^/table/' + id);
     await sitDown(guest.page);
     await host.page.waitForFunction(() => window.__parlorTable().game !== null);
     const m = await model(guest.page);

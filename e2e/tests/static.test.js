@@ -84,6 +84,81 @@ test('click-click shows destinations and reports the move', async () => {
   await context.close();
 });
 
+async function recordSent(page) {
+  await page.evaluate(() => {
+    const orig = WebSocket.prototype.send;
+    window.__sent = [];
+    WebSocket.prototype.send = function (d) { window.__sent.push(JSON.parse(d)); return orig.call(this, d); };
+  });
+  return async () => (await page.evaluate(() => window.__sent)).filter((m) => m.t === 'move');
+}
+
+test('drag and drop, typed moves, the promotion chooser', async () => {
+  const { page, context } = await open('/table/chess1', { width: 1000, height: 800 });
+  await page.waitForSelector('svg.board .piece');
+  const moves = await recordSent(page);
+  const box = async (name) => page.locator(`svg.board rect[data-square="${name}"]`).boundingBox();
+  const a = await box('d2');
+  const b = await box('d4');
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+  await page.mouse.up();
+  assert.equal((await moves()).at(-1).wire, 'd2d4');
+  await page.goto('/table/chess1');
+  await page.waitForSelector('svg.board .piece');
+  const typed = await recordSent(page);
+  await page.fill('#move-input', 'Bb5+');
+  await page.press('#move-input', 'Enter');
+  assert.equal((await typed()).at(-1).wire, 'f1b5');
+  await page.goto('/table/promo1');
+  await page.waitForSelector('svg.board .piece');
+  const promo = await recordSent(page);
+  await page.click('svg.board rect[data-square="b7"]');
+  await page.click('svg.board rect[data-square="b8"]');
+  await page.waitForSelector('.chooser:not([hidden]) [data-promo="n"]');
+  assert.equal(await page.locator('.chooser .choice').count(), 4);
+  await page.screenshot({ path: `${SHOTS}static-promotion.png` });
+  await page.click('.chooser [data-promo="n"]');
+  assert.equal((await promo()).at(-1).wire, 'b7b8n');
+  await context.close();
+});
+
+test('draughts: two captures with the same from and to ask which path', async () => {
+  const { page, context } = await open('/table/draughts2', { width: 1000, height: 800 });
+  await page.waitForSelector('svg.board .piece');
+  const moves = await recordSent(page);
+  await page.click('svg.board rect[data-square="b6"]');
+  await page.click('svg.board rect[data-square="f2"]');
+  await page.waitForSelector('.chooser:not([hidden]) [data-wire="9x20x27"]');
+  await page.screenshot({ path: `${SHOTS}static-draughts-path.png` });
+  await page.click('.chooser [data-wire="9x20x27"]');
+  assert.equal((await moves()).at(-1).wire, '9x20x27');
+  await context.close();
+});
+
+test('history lists a game; the replay steps through it', async () => {
+  const { page, errors, context } = await open('/history', { width: 1200, height: 900 });
+  await page.waitForSelector('#history [data-game="demo"]');
+  await page.click('#history [data-action="replay"]');
+  await page.waitForFunction(() => location.pathname === '/game/demo');
+  await page.waitForSelector('#ply');
+  assert.match(await page.locator('#ply').innerText(), /7 of 7/);
+  // After O-O the king is on g1 and the rook on f1.
+  assert.match(await page.locator('rect[data-square="g1"]').getAttribute('aria-label'), /king/);
+  assert.match(await page.locator('rect[data-square="f1"]').getAttribute('aria-label'), /rook/);
+  await page.click('[data-action="first"]');
+  assert.match(await page.locator('#ply').innerText(), /0 of 7/);
+  await page.click('[data-action="next"]');
+  assert.match(await page.locator('rect[data-square="e4"]').getAttribute('aria-label'), /white pawn/);
+  await page.keyboard.press('End');
+  assert.match(await page.locator('#ply').innerText(), /7 of 7/);
+  await page.screenshot({ path: `${SHOTS}static-replay.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a finished game: result, check mark, chat as text, player menu, rematch and download', async () => {
   const { page, errors, context } = await open('/table/over1', { width: 1200, height: 900 });
   await page.waitForSelector('#result[data-reason="checkmate"]');

@@ -7,16 +7,16 @@ import { t, num, initLanguage, setLanguage, language, LANGS, LANG_CODES, onLangu
 import * as sound from './sound.js';
 import * as lobby from './pages/lobby.js';
 import * as table from './pages/table.js';
-import * as history from './pages/history.js';
+import * as historyPage from './pages/history.js';
 import * as rules from './pages/rules.js';
 
 const ROUTES = [
   [/^\/$/, lobby, () => ({})],
   [/^\/t\/([A-Za-z0-9_-]+)\/?$/, table, (m) => ({ code: m[1] })],
   [/^\/table\/([A-Za-z0-9_-]+)\/?$/, table, (m) => ({ id: m[1] })],
-  [/^\/game\/([A-Za-z0-9_-]+)\/?$/, history, (m) => ({ game: m[1] })],
-  [/^\/history\/?$/, history, () => ({})],
-  [/^\/history\/([^/]+)\/?$/, history, (m) => ({ player: decodeURIComponent(m[1]) })],
+  [/^\/game\/([A-Za-z0-9_-]+)\/?$/, historyPage, (m) => ({ game: m[1] })],
+  [/^\/history\/?$/, historyPage, () => ({})],
+  [/^\/history\/([^/]+)\/?$/, historyPage, (m) => ({ player: decodeURIComponent(m[1]) })],
   [/^\/rules\/?$/, rules, () => ({ game: 'chess' })],
   [/^\/rules\/(chess|draughts|chess4)\/?$/, rules, (m) => ({ game: m[1] })],
 ];

@@ -89,7 +89,7 @@ export default {
   'seat.cpu': 'কম্পিউটার ({level})',
   'seat.away': 'দূরে',
   'seat.you': '(আপনি)',
-  'seat.points': '{n} পয়েন্ট',
+  'seat.points': 'পয়েন্ট: {n}',
   'seat.eliminated': 'বাদ পড়েছে',
   'seat.turn': 'পালা',
 

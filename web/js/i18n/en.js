@@ -90,7 +90,7 @@ export default {
   'seat.cpu': 'Computer ({level})',
   'seat.away': 'away',
   'seat.you': '(you)',
-  'seat.points': '{n} points',
+  'seat.points': 'Points: {n}',
   'seat.eliminated': 'out',
   'seat.turn': 'to move',
 

@@ -89,7 +89,7 @@ export default {
   'seat.cpu': 'संगणक ({level})',
   'seat.away': 'दूर',
   'seat.you': '(तुम्ही)',
-  'seat.points': '{n} गुण',
+  'seat.points': 'गुण: {n}',
   'seat.eliminated': 'बाद',
   'seat.turn': 'पाळी',
 

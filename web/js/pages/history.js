@@ -74,7 +74,7 @@ function mountReplay(app, main, id) {
   let positions = [];
   let ply = 0;
   let board = null;
-  const page = h('div', { class: 'table-page replay' });
+  const page = h('div', { class: 'replay-page' });
   main.appendChild(page);
 
   function controls() {

@@ -49,18 +49,21 @@ export function mount(app, main, params) {
   main.appendChild(page);
 
   function layout() {
+    // One flat grid: on a phone the board comes right after the status and before the seats (both clocks stay in
+    // view); on a wide screen the board takes the left column and everything else the right.
     replace(page,
-      h('div', { class: 'table-main' }, boardHost,
-        h('form', { class: 'move-form row', id: 'move-form', onsubmit: onTyped },
-          h('label', { for: 'move-input' }, t('table.move_input')), moveInput,
-          h('span', { class: 'muted small' }, t('table.move_input_hint')))),
-      h('aside', { class: 'table-side' },
-        info, status, seatsBox, actions, share,
+      h('div', { class: 'area-info' }, info, status),
+      h('div', { class: 'area-board' }, boardHost),
+      h('div', { class: 'area-seats' }, seatsBox, actions),
+      h('form', { class: 'move-form row area-form', id: 'move-form', onsubmit: onTyped },
+        h('label', { for: 'move-input' }, t('table.move_input')), moveInput,
+        h('span', { class: 'muted small' }, t('table.move_input_hint'))),
+      h('div', { class: 'area-rest' }, share,
         h('section', { class: 'card' }, h('h2', {}, t('table.moves')), movesBox),
         h('section', { class: 'card chat' }, h('h2', {}, t('table.chat')), chatList,
           h('form', { class: 'row', id: 'chat-form', onsubmit: onChat },
-            chatInput, h('button', { type: 'submit', 'data-action': 'chat-send' }, t('table.chat_send')))),
-        menu));
+            chatInput, h('button', { type: 'submit', 'data-action': 'chat-send' }, t('table.chat_send'))))),
+      menu);
     chatInput.placeholder = t('table.chat_placeholder');
     chatInput.setAttribute('aria-label', t('table.chat'));
   }
