@@ -105,3 +105,26 @@ export function isMyTurn(model) {
 export function plyOf(model) {
   return model && model.game ? (model.game.moves || []).length : 0;
 }
+
+/** The seat that moved first in the table's current game. With the house rule `rotate_first` a rematch starts one
+ * seat further clockwise, so seat and colour differ: the first mover plays White (chess), the side that moves first
+ * in the draughts variant, or Red (four-player). */
+export function firstSeat(game) {
+  if (!game) return 0;
+  if (game.moves && game.moves.length) return game.moves[0].seat;
+  return game.turn === null || game.turn === undefined ? 0 : game.turn;
+}
+
+/** The colour (army) index a seat plays in the current game: 0 for the first mover, then in turn order. */
+export function colourOf(model, seat) {
+  if (seat === null || seat === undefined || !model) return seat;
+  const n = model.seats.length || 2;
+  return (((seat - firstSeat(model.game)) % n) + n) % n;
+}
+
+/** Per-seat flags re-indexed by colour (four-player eliminated armies, for drawing grey pieces). */
+export function byColour(model, perSeat) {
+  const out = [];
+  (perSeat || []).forEach((v, seat) => { out[colourOf(model, seat)] = v; });
+  return out;
+}

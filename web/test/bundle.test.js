@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 
 const WEB = new URL('../', import.meta.url).pathname;
 
@@ -45,4 +46,11 @@ test('the sprite has every piece symbol and only plain SVG shapes', () => {
   const tags = new Set([...svg.matchAll(/<([a-zA-Z]+)[\s>]/g)].map((m) => m[1]));
   for (const tag of tags) assert.ok(['svg', 'symbol', 'path', 'circle', 'rect', 'polygon'].includes(tag), `tag ${tag}`);
   assert.doesNotMatch(svg, /<style|filter|<text|class=/);
+});
+
+test('every module parses (pages and the app too, which need a browser to run)', () => {
+  for (const p of files(WEB).filter((f) => f.endsWith('.js'))) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: readFileSync(p) });
+    assert.equal(r.status, 0, `${p}: ${r.stderr}`);
+  }
 });

@@ -59,3 +59,18 @@ test('last move squares from a wire after a full state', () => {
   assert.deepEqual(wireSquares('draughts/english', '22x15').to, [4, 4]);
   assert.equal(wireSquares('chess', 'zz'), null);
 });
+
+import { firstSeat, colourOf, byColour } from '../js/table-model.js';
+
+test('after a rotated rematch the first mover plays the first colour', () => {
+  const m = fromState({ ...state(), you: 1 }, 0);
+  assert.equal(colourOf(m, 1), 1, 'first game: seat 1 is Black');
+  const rotated = { ...m, game: { ...m.game, turn: 1, moves: [] } };
+  assert.equal(firstSeat(rotated.game), 1);
+  assert.equal(colourOf(rotated, 1), 0, 'rematch: seat 1 moves first, plays White');
+  assert.equal(colourOf(rotated, 0), 1);
+  const four = { seats: [{}, {}, {}, {}], game: { moves: [{ seat: 2, wire: 'x', display: 'x' }] } };
+  assert.deepEqual([0, 1, 2, 3].map((s) => colourOf(four, s)), [2, 3, 0, 1]);
+  assert.deepEqual(byColour(four, [true, false, false, false]), [false, false, true, false]);
+  assert.equal(colourOf(four, null), null);
+});

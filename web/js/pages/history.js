@@ -4,6 +4,7 @@ import { h, replace, clear } from '../dom.js';
 import { t, num, language } from '../i18n/index.js';
 import { Board } from '../board/render.js';
 import { replayPositions } from '../board/replay.js';
+import { wireSquares } from '../table-model.js';
 import { familyOf } from '../board/geometry.js';
 import { seatLabel } from './table.js';
 
@@ -92,14 +93,16 @@ function mountReplay(app, main, id) {
     const g = data.game;
     // The board shows the positions' pieces directly: replay positions are maps, not text.
     board.pieces = positions[ply];
-    board.last = null;
-    board.drawMarks();
     board.drawPieces(null);
     const counter = page.querySelector('#ply');
     if (counter) counter.textContent = t('replay.ply', { n: num(ply), m: num(positions.length - 1) });
     for (const el of page.querySelectorAll('.move')) el.classList.toggle('current', Number(el.getAttribute('data-ply')) === ply);
-    app.say(ply ? `${seatLabel(g, data.moves[ply - 1].seat)}: ${data.moves[ply - 1].display}` : t('replay.first'));
-    void g;
+    const first = data.moves.length ? data.moves[0].seat : 0;
+    const seats = familyOf(g) === 'chess4' ? 4 : 2;
+    const colour = (seat) => (((seat - first) % seats) + seats) % seats;
+    board.last = ply ? wireSquares(g, data.moves[ply - 1].wire) : null;
+    board.drawMarks();
+    app.say(ply ? `${seatLabel(g, colour(data.moves[ply - 1].seat))}: ${data.moves[ply - 1].display}` : t('replay.first'));
   }
 
   function render() {

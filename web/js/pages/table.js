@@ -6,7 +6,7 @@ import { Board, ARMY_COLOURS } from '../board/render.js';
 import { quarterTurns, familyOf, draughtsColour } from '../board/geometry.js';
 import { ARMIES, parsePosition } from '../board/position.js';
 import { matchTyped } from '../board/state.js';
-import { fromState, applyEvent, isMyTurn, plyOf } from '../table-model.js';
+import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour } from '../table-model.js';
 import { effectiveNow, formatClock, isLow } from '../clock.js';
 import * as sound from '../sound.js';
 import { tcLabel } from '../app.js';
@@ -108,10 +108,15 @@ export function mount(app, main, params) {
 
   function nameOf(seat) {
     const s = model.seats[seat];
-    if (!s) return seatLabel(model.spec.game, seat);
+    if (!s) return colourLabel(seat);
     if (s.player) return s.player.name;
     if (s.cpu) return t('seat.cpu', { level: t('level.' + s.cpu) });
-    return seatLabel(model.spec.game, seat);
+    return colourLabel(seat);
+  }
+
+  /** A seat's colour name in the current game (seats and colours differ after a rotated rematch). */
+  function colourLabel(seat) {
+    return seatLabel(model.spec.game, colourOf(model, seat));
   }
 
   function render(animate = false) {
@@ -123,14 +128,14 @@ export function mount(app, main, params) {
     }
     const g = model.game;
     board.set({
-      quarterTurns: quarterTurns(game, model.you),
+      quarterTurns: quarterTurns(game, colourOf(model, model.you)),
       position: g ? g.position : emptyPosition(game),
       legal: g && isMyTurn(model) ? g.legal : [],
       last: g ? g.last : null,
       check: g ? g.check : [],
       showLegal: model.spec.rules ? model.spec.rules.show_legal !== false : true,
       interactive: isMyTurn(model),
-      eliminated: g ? g.eliminated : [],
+      eliminated: g ? byColour(model, g.eliminated) : [],
       animate,
     });
     renderInfo();
@@ -167,9 +172,10 @@ export function mount(app, main, params) {
       const s = model.seats[i];
       const fam = familyOf(model.spec.game);
       const out = g && g.eliminated && g.eliminated[i];
+      const c = colourOf(model, i);
       const icon = fam === 'chess4'
-        ? h('span', { class: 'seat-mark', style: `color:${ARMY_COLOURS[out ? 'grey' : ARMIES[i]]}` }, pieceIcon('army-K', null, 26), pieceIcon(MARK_OF[i], null, 14))
-        : pieceIcon(fam === 'draughts' ? 'man-' + (draughtsColour(model.spec.game, i) === 'w' ? 'white' : 'black') : (i === 0 ? 'wK' : 'bK'), null, 26);
+        ? h('span', { class: 'seat-mark', style: `color:${ARMY_COLOURS[out ? 'grey' : ARMIES[c]]}` }, pieceIcon('army-K', null, 26), pieceIcon(MARK_OF[c], null, 14))
+        : pieceIcon(fam === 'draughts' ? 'man-' + (draughtsColour(model.spec.game, c) === 'w' ? 'white' : 'black') : (c === 0 ? 'wK' : 'bK'), null, 26);
       const person = s && s.player;
       const nameEl = person && (!app.me || person.id !== app.me.id)
         ? h('button', { type: 'button', class: 'link pname', 'data-player': person.id, 'aria-haspopup': 'menu', onclick: (e) => openMenu(person, e.currentTarget) }, person.name)
@@ -182,7 +188,7 @@ export function mount(app, main, params) {
             s && s.away ? h('span', { class: 'badge away', 'data-away': '1' }, t('seat.away')) : null,
             s && s.cpu && s.player ? h('span', { class: 'badge' }, t('seat.cpu', { level: t('level.' + s.cpu) })) : null,
             out ? h('span', { class: 'badge' }, t('seat.eliminated')) : null),
-          h('div', { class: 'muted small' }, seatLabel(model.spec.game, i),
+          h('div', { class: 'muted small' }, colourLabel(i),
             fam === 'chess4' && g ? h('span', { class: 'points', 'data-points': (g.points || [])[i] || 0 }, ' · ', t('seat.points', { n: num((g.points || [])[i] || 0) })) : null,
             turn ? h('span', {}, ' · ', t('seat.turn')) : null)),
         h('div', { class: 'clock', 'data-clock': i }));
@@ -216,7 +222,7 @@ export function mount(app, main, params) {
     if (o.reason === 'aborted') return t('result.aborted');
     let head;
     if (o.result === 'drawn') head = t('result.draw');
-    else if (o.winner !== null && o.winner !== undefined) head = t('result.wins', { who: `${nameOf(o.winner)} (${seatLabel(model.spec.game, o.winner)})` });
+    else if (o.winner !== null && o.winner !== undefined) head = t('result.wins', { who: `${nameOf(o.winner)} (${colourLabel(o.winner)})` });
     else head = t('result.places', { list: (o.places || []).map((p, i) => t('result.place', { n: num(p), who: nameOf(i) })).join(', ') });
     return `${head} · ${t('reason.' + o.reason)}` + (o.score ? ` · ${o.score}` : '');
   }
@@ -353,7 +359,7 @@ export function mount(app, main, params) {
     switch (ev.e) {
       case 'moved': {
         lowWarned = false;
-        app.say(t('say.moved', { who: seatLabel(model.spec.game, ev.seat), move: ev.display }) + (ev.check && ev.check.length ? '. ' + t('say.check') : ''));
+        app.say(t('say.moved', { who: colourLabel(ev.seat), move: ev.display }) + (ev.check && ev.check.length ? '. ' + t('say.check') : ''));
         const capture = /x|:/.test(ev.display) || (g.last && g.last.captures && g.last.captures.length);
         sound.play(capture ? 'capture' : 'move');
         if (isMyTurn(model)) setTimeout(() => { sound.play('turn'); app.say(t('say.your_turn')); }, 400);
@@ -379,7 +385,7 @@ export function mount(app, main, params) {
         break;
       }
       case 'eliminated':
-        app.say(t('say.eliminated', { who: seatLabel(model.spec.game, ev.seat) }));
+        app.say(t('say.eliminated', { who: colourLabel(ev.seat) }));
         break;
       case 'draw_offered':
         if (ev.seat !== model.you) app.say(t('table.draw_offered', { name: nameOf(ev.seat) }));
