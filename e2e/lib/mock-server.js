@@ -59,7 +59,9 @@ function frame(text) {
   return Buffer.concat([head, data]);
 }
 
-function onSocket(sock) {
+let droppedOnce = false;
+
+function onSocket(sock, cookie) {
   let buf = Buffer.alloc(0);
   const send = (m) => sock.write(frame(JSON.stringify(m)));
   sock.on('data', (chunk) => {
@@ -77,7 +79,10 @@ function onSocket(sock) {
       if (op !== 1) continue;
       let msg;
       try { msg = JSON.parse(payload.toString()); } catch { continue; }
+      if (msg.t === 'hello' && !cookie) { send({ t: 'error', code: 'cookies_required', message: 'cookies' }); sock.end(); return; }
+      if (msg.t === 'hello' && cookie === 'old') { send({ t: 'error', code: 'client_outdated', message: 'reload' }); sock.end(); return; }
       if (msg.t === 'hello') send({ t: 'welcome', protocol: 1, you: { id: 'p0', name: 'Ana' }, online: true });
+      else if (msg.t === 'open' && msg.table === 'drop1' && !droppedOnce) { droppedOnce = true; sock.destroy(); return; }
       else if (msg.t === 'lobby' && msg.on) send(lobby());
       else if (msg.t === 'ping') send({ t: 'pong' });
       else if (msg.t === 'history') send({ t: 'history', player: 'p0', games: [{ id: 'demo', game: 'chess', players: ['Ana', 'Bo'], seat: 0, outcome: { result: 'decided', places: [1, 2], winner: 0, reason: 'resignation', score: '1-0' }, rating: null, ended_ms: 1764500000000 }] });
@@ -136,7 +141,10 @@ export async function startMock() {
       }
       if (url.pathname.startsWith('/api/')) { res.writeHead(404); res.end(); return; }
       const html = (await readFile(join(WEB, 'index.html'), 'utf8')).replaceAll('__ASSETS__', HASH);
-      res.writeHead(200, { 'content-type': TYPES['.html'], 'set-cookie': 'parlor_id=test; Path=/; HttpOnly; SameSite=Lax' });
+      const cookie = url.searchParams.get('cookie');
+      const headers = { 'content-type': TYPES['.html'] };
+      if (cookie !== 'none') headers['set-cookie'] = `parlor_id=${cookie || 'test'}; Path=/; HttpOnly; SameSite=Lax`;
+      res.writeHead(200, headers);
       res.end(html);
     } catch {
       res.writeHead(404); res.end();
@@ -145,7 +153,8 @@ export async function startMock() {
   server.on('upgrade', (req, sock) => {
     const accept = createHash('sha1').update(req.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
     sock.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
-    onSocket(sock);
+    const m = /parlor_id=([^;]+)/.exec(req.headers.cookie || '');
+    onSocket(sock, m ? m[1] : null);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address();

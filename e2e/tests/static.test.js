@@ -188,6 +188,26 @@ test('table not found and language switch to বাংলা and मराठी
   await context.close();
 });
 
+test('connection trouble, then back; cookies refused; client outdated with a reload button', async () => {
+  const { page, errors, context } = await open('/table/drop1', { width: 1000, height: 800 });
+  await page.locator('#status [data-status="trouble"]').waitFor();
+  await page.waitForSelector('svg.board .piece');
+  await page.waitForSelector('#status', { state: 'hidden' });
+  await page.locator('.toast', { hasText: 'Connected again' }).waitFor();
+  assert.ok(errors.every((e) => /WebSocket/.test(e)), errors.join());
+  await context.close();
+  const nc = await newPage(browser, { base: mock.url });
+  await nc.page.goto('/?cookie=none');
+  await nc.page.locator('#status [data-status="cookies"]').waitFor();
+  assert.match(await nc.page.locator('#status').innerText(), /cookies/);
+  await nc.context.close();
+  const old = await newPage(browser, { base: mock.url });
+  await old.page.goto('/?cookie=old');
+  await old.page.locator('#status [data-action="reload"]').waitFor();
+  await old.page.screenshot({ path: `${SHOTS}static-outdated.png` });
+  await old.context.close();
+});
+
 test('the fallback message shows when the script does not load', async () => {
   const { page, context } = await newPage(browser, { base: mock.url });
   await page.route('**/js/app.js', (r) => r.abort());

@@ -34,6 +34,7 @@ export function quickSpec(game) {
 export function mount(app, main) {
   let players = [];
   let tables = new Map();
+  let loaded = false; // until the first `lobby` message, say so rather than "nobody"
   let challengeTo = null; // a player being challenged: the form sends `challenge` instead of `create`
 
   const nameInput = h('input', { id: 'name', name: 'name', maxlength: 24, autocomplete: 'nickname', value: app.me ? app.me.name : '' });
@@ -69,6 +70,7 @@ export function mount(app, main) {
 
   function renderPlayers() {
     clear(playersBox);
+    if (!loaded) { playersBox.appendChild(h('li', { class: 'muted' }, t('common.loading'))); return; }
     const others = players.filter((p) => !app.me || p.id !== app.me.id);
     const fav = (p) => app.has(p.id, 'favourite') || p.favourite;
     others.sort((a, b) => Number(fav(b)) - Number(fav(a)));
@@ -91,7 +93,7 @@ export function mount(app, main) {
 
   function renderTables() {
     clear(tablesBox);
-    if (!tables.size) { tablesBox.appendChild(h('p', { class: 'muted' }, t('lobby.no_tables'))); return; }
+    if (!tables.size) { tablesBox.appendChild(h('p', { class: 'muted' }, t(loaded ? 'lobby.no_tables' : 'common.loading'))); return; }
     for (const tb of tables.values()) {
       const free = tb.seats.filter((s) => !s.player && !s.cpu).length;
       tablesBox.appendChild(h('div', { class: 'lobby-table', 'data-table': tb.id },
@@ -196,6 +198,7 @@ export function mount(app, main) {
     onMessage(msg) {
       switch (msg.t) {
         case 'lobby':
+          loaded = true;
           players = msg.players || [];
           tables = new Map((msg.tables || []).map((x) => [x.id, x]));
           renderPlayers();
