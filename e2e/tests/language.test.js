@@ -11,7 +11,7 @@ const ALLOWED = new Set(['English', 'PGN', 'PDN', 'PGN4']);
 async function englishWords(page) {
   const text = await page.evaluate(() => {
     const clone = document.body.cloneNode(true);
-    for (const el of clone.querySelectorAll('#lang, svg, #moves, .move-form .muted, #chat-lines, .pname, #share, script, noscript, #fallback')) el.remove();
+    for (const el of clone.querySelectorAll('#lang, svg, #moves, #live, .move-form .muted, #chat-lines, .pname, #share, script, noscript, #fallback')) el.remove();
     return clone.innerText || clone.textContent;
   });
   return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !ALLOWED.has(w));

@@ -112,7 +112,9 @@ function showStatus(status, info) {
   clear(bar);
   bar.hidden = status === 'open' || status === 'connecting';
   bar.className = 'status ' + status;
-  if (status === 'trouble') {
+  if (status === 'trouble' && navigator.onLine === false) {
+    bar.appendChild(h('span', { 'data-status': 'trouble' }, t('conn.offline_browser')));
+  } else if (status === 'trouble') {
     bar.appendChild(h('span', { 'data-status': 'trouble' }, t('conn.trouble', { s: Math.max(1, Math.round((info.retryInMs || 0) / 1000)) })));
   } else if (status === 'lost') {
     bar.appendChild(h('span', { 'data-status': 'lost' }, t('conn.lost')));

@@ -341,6 +341,7 @@ export function mount(app, main, params) {
     menu.appendChild(item(blocked ? 'unblock' : 'block', t(blocked ? 'table.block_off' : 'table.block_on'), async () => {
       if (blocked || await app.confirm(t('table.block_confirm', { name: player.name }))) rel('block', !blocked);
     }));
+    menu.appendChild(item('games', t('history.of', { name: player.name }), () => app.navigate('/history/' + encodeURIComponent(player.id))));
     menu.appendChild(item('close-menu', t('common.close'), () => {}));
     const r = anchor.getBoundingClientRect();
     menu.style.top = `${window.scrollY + r.bottom + 4}px`;
@@ -425,7 +426,11 @@ export function mount(app, main, params) {
   window.__parlorTable = () => model;
   if (app.status === 'open') open();
   ticker = setInterval(tick, 100);
-  const onKey = (e) => { if (e.key === 'Escape' && !menu.hidden) closeMenu(); };
+  const onKey = (e) => {
+    if (e.key !== 'Escape') return;
+    if (!menu.hidden) closeMenu();
+    else if (board) board.apply({ state: { selected: null, dests: [], pending: null }, play: null });
+  };
   document.addEventListener('keydown', onKey);
   const onDocClick = (e) => { if (!menu.hidden && !menu.contains(e.target) && !(e.target.closest && e.target.closest('.pname'))) closeMenu(); };
   document.addEventListener('click', onDocClick);
