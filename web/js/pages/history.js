@@ -38,7 +38,9 @@ function mountHistory(app, main, player) {
   }
 
   function render() {
-    title.textContent = whose && app.me && whose !== app.me.id ? t('history.of', { name: whose }) : t('history.title');
+    const other = whose && app.me && whose !== app.me.id;
+    const name = games.length && games[0].players ? games[0].players[games[0].seat] : whose;
+    title.textContent = other ? t('history.of', { name }) : t('history.title');
     more.textContent = t('history.more');
     clear(list);
     if (!games.length) list.appendChild(h('li', { class: 'muted' }, t('history.none')));

@@ -193,7 +193,8 @@ export function mount(app, main, params) {
             turn ? h('span', {}, ' · ', t('seat.turn')) : null)),
         h('div', { class: 'clock', 'data-clock': i }));
       if (!s || (!s.player && !s.cpu)) {
-        if (!g || g.outcome) row.appendChild(h('button', { type: 'button', class: 'primary', 'data-action': 'sit', 'data-seat': i, onclick: () => sit(i) }, t('seat.sit')));
+        const seated = model.you !== null && model.you !== undefined;
+        if ((!g || g.outcome) && !seated) row.appendChild(h('button', { type: 'button', class: 'primary', 'data-action': 'sit', 'data-seat': i, onclick: () => sit(i) }, t('seat.sit')));
       }
       seatsBox.appendChild(row);
     }
