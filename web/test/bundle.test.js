@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 
 const WEB = new URL('../', import.meta.url).pathname;
 
@@ -53,4 +54,13 @@ test('every module parses (pages and the app too, which need a browser to run)',
     const r = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: readFileSync(p) });
     assert.equal(r.status, 0, `${p}: ${r.stderr}`);
   }
+});
+
+test('docs/web.md gives the hash of the inline fallback script (for a Content-Security-Policy)', () => {
+  const html = readFileSync(WEB + 'index.html', 'utf8');
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  assert.equal(scripts.length, 1, 'one inline script');
+  assert.doesNotMatch(html, /\son[a-z]+="/, 'no inline event handlers');
+  const hash = 'sha256-' + createHash('sha256').update(scripts[0]).digest('base64');
+  assert.ok(readFileSync(WEB + '../docs/web.md', 'utf8').includes(hash), hash);
 });
