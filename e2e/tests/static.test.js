@@ -8,7 +8,7 @@ import { startMock } from '../lib/mock-server.js';
 import { launch, newPage } from '../lib/browser.js';
 
 const SHOTS = new URL('../screenshots/', import.meta.url).pathname;
-const SIZES = [['phone', { width: 390, height: 844 }], ['desktop', { width: 1440, height: 900 }]];
+const SIZES = [['narrow', { width: 360, height: 740 }], ['phone', { width: 390, height: 844 }], ['desktop', { width: 1440, height: 900 }]];
 let mock;
 let browser;
 
@@ -174,6 +174,21 @@ test('a finished game: result, check mark, chat as text, player menu, rematch an
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+for (const lang of ['bn', 'mr']) {
+  test(`${lang} at 360 px: lobby and table without horizontal scrolling`, async () => {
+    for (const path of ['/', '/table/four1', '/table/chess1', '/rules/draughts']) {
+      const { page, context } = await open(path, { width: 360, height: 740 });
+      await page.selectOption('#lang', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForTimeout(200);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (path === '/') await page.screenshot({ path: `${SHOTS}static-lobby-${lang}-360.png`, fullPage: true });
+      assert.ok(overflow <= 0, `${path}: horizontal overflow ${overflow}px`);
+      await context.close();
+    }
+  });
+}
 
 test('table not found and language switch to বাংলা and मराठी', async () => {
   const { page, context } = await open('/table/missing', { width: 1000, height: 800 });
