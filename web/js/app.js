@@ -95,7 +95,7 @@ function route() {
       return;
     }
   }
-  main.appendChild(h('p', { class: 'notice' }, t('conn.not_found')));
+  main.appendChild(h('p', { class: 'notice' }, t('err.table_not_found')));
 }
 
 function highlightNav() {

@@ -58,15 +58,3 @@ export function localDigits(text, lang) {
   if (!d) return String(text);
   return String(text).replace(/[0-9]/g, (c) => d[Number(c)]);
 }
-
-/** A time control as short text, Western digits: `15+0`, `15+0 · 60s`, `30s` (per move only), `` untimed. */
-export function timeControlText(time) {
-  if (!time) return '';
-  const parts = [];
-  if (time.base_ms !== null && time.base_ms !== undefined) {
-    const min = time.base_ms / 60000;
-    parts.push(`${Number.isInteger(min) ? min : min.toFixed(1)}+${Math.round((time.increment_ms || 0) / 1000)}`);
-  }
-  if (time.per_move_ms) parts.push(`${Math.round(time.per_move_ms / 1000)}s`);
-  return parts.join(' · ');
-}

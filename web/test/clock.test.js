@@ -1,7 +1,7 @@
 // Clock countdown and formatting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { remainingNow, effectiveNow, formatClock, isLow, localDigits, timeControlText } from '../js/clock.js';
+import { remainingNow, effectiveNow, formatClock, isLow, localDigits } from '../js/clock.js';
 
 test('the running seat counts down from the moment the clocks arrived; others stand still', () => {
   const clocks = { remaining_ms: [60000, 30000], running: 0, move_left_ms: 20000 };
@@ -44,10 +44,4 @@ test('Bengali and Devanagari digits for clocks and scores', () => {
   assert.equal(localDigits('15:07', 'bn'), '১৫:০৭');
   assert.equal(localDigits('15:07', 'mr'), '१५:०७');
   assert.equal(localDigits('15:07', 'en'), '15:07');
-});
-
-test('time control text', () => {
-  assert.equal(timeControlText({ base_ms: 900000, increment_ms: 0, per_move_ms: 60000 }), '15+0 · 60s');
-  assert.equal(timeControlText({ base_ms: null, increment_ms: 0, per_move_ms: 30000 }), '30s');
-  assert.equal(timeControlText({ base_ms: 180000, increment_ms: 2000, per_move_ms: null }), '3+2');
 });

@@ -35,7 +35,6 @@ export default {
   'conn.reload': 'Reload',
   'conn.removed': 'You were away too long, so the game went on without you.',
   'conn.removed_cpu': 'You were away too long: a computer player took your seat. Open the table again to take it back.',
-  'conn.not_found': 'This table does not exist or has closed.',
   'conn.offline_browser': 'Your device is offline. We will reconnect when it is back.',
 
   'err.cookies_required': 'Multiplayer needs cookies.',

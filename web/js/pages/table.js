@@ -462,7 +462,7 @@ export function mount(app, main, params) {
       if (msg.t === 'relations' && model) { renderChat(); renderSeats(); return; }
       if (msg.t === 'error' && (msg.table === tableId || (!msg.table && ['table_not_found', 'confirm_blocked', 'blocked', 'table_full', 'seat_taken'].includes(msg.code)))) {
         if (msg.code === 'table_not_found') {
-          replace(page, h('section', { class: 'card notice', id: 'not-found' }, h('p', {}, t('conn.not_found')), h('a', { class: 'button primary', href: '/' }, t('nav.lobby'))));
+          replace(page, h('section', { class: 'card notice', id: 'not-found' }, h('p', {}, t('err.table_not_found')), h('a', { class: 'button primary', href: '/' }, t('nav.lobby'))));
           model = null;
           return;
         }
