@@ -64,7 +64,10 @@ impl std::fmt::Display for Report {
         writeln!(f, "moves           {}", self.moves)?;
         writeln!(f, "moves/s         {:.0}", self.moves as f64 / self.seconds)?;
         let [p50, p99, p999, max] = self.latency_ms;
-        writeln!(f, "latency ms      p50 {p50:.2}  p99 {p99:.2}  p99.9 {p999:.2}  max {max:.1}")?;
+        writeln!(
+            f,
+            "latency ms      p50 {p50:.2}  p99 {p99:.2}  p99.9 {p999:.2}  max {max:.1}"
+        )?;
         match self.cpu_ms_per_move {
             Some(cpu) => writeln!(f, "server CPU      {:.1} µs per move", cpu * 1000.0)?,
             None => writeln!(f, "server CPU      (not reported)")?,
@@ -97,7 +100,10 @@ struct Shared {
 }
 
 fn host_of(url: &str) -> Result<String, LoadError> {
-    let host = url.strip_prefix("ws://").ok_or(LoadError::Url)?.trim_end_matches('/');
+    let host = url
+        .strip_prefix("ws://")
+        .ok_or(LoadError::Url)?
+        .trim_end_matches('/');
     if host.contains('/') || !host.contains(':') {
         return Err(LoadError::Url);
     }
@@ -118,11 +124,17 @@ async fn http_get(host: &str, path: &str) -> Result<(String, String), LoadError>
 
 /// Reads `process_cpu_seconds_total` and `process_resident_memory_bytes` from the server's `/metrics`.
 async fn server_process(host: &str) -> (Option<f64>, Option<f64>) {
-    let Ok((_, body)) = http_get(host, "/metrics").await else { return (None, None) };
-    let value = |name: &str| {
-        body.lines().find_map(|l| l.strip_prefix(name).and_then(|v| v.trim().parse::<f64>().ok()))
+    let Ok((_, body)) = http_get(host, "/metrics").await else {
+        return (None, None);
     };
-    (value("process_cpu_seconds_total "), value("process_resident_memory_bytes "))
+    let value = |name: &str| {
+        body.lines()
+            .find_map(|l| l.strip_prefix(name).and_then(|v| v.trim().parse::<f64>().ok()))
+    };
+    (
+        value("process_cpu_seconds_total "),
+        value("process_resident_memory_bytes "),
+    )
 }
 
 async fn client(host: &str) -> Result<Ws, LoadError> {
@@ -134,20 +146,30 @@ async fn client(host: &str) -> Result<Ws, LoadError> {
         .and_then(|(_, v)| v.trim().split(';').next())
         .ok_or_else(|| LoadError::Connect("no cookie from GET /".into()))?
         .to_owned();
-    let mut request = format!("ws://{host}/ws").into_client_request().map_err(|e| LoadError::Connect(e.to_string()))?;
+    let mut request = format!("ws://{host}/ws")
+        .into_client_request()
+        .map_err(|e| LoadError::Connect(e.to_string()))?;
     let value = HeaderValue::from_str(&cookie).map_err(|e| LoadError::Connect(e.to_string()))?;
     request.headers_mut().insert("Cookie", value);
-    let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(0);
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(request, Some(config), true)
         .await
         .map_err(|e| LoadError::Connect(e.to_string()))?;
-    send(&mut ws, json!({"t": "hello", "protocol": parlor_protocol::PROTOCOL_VERSION})).await?;
+    send(
+        &mut ws,
+        json!({"t": "hello", "protocol": parlor_protocol::PROTOCOL_VERSION}),
+    )
+    .await?;
     expect(&mut ws, |v| v["t"] == "welcome").await?;
     Ok(ws)
 }
 
 async fn send(ws: &mut Ws, v: Value) -> Result<(), LoadError> {
-    ws.send(Message::Text(v.to_string().into())).await.map_err(|e| LoadError::Connect(e.to_string()))
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .map_err(|e| LoadError::Connect(e.to_string()))
 }
 
 async fn next(ws: &mut Ws) -> Result<Value, LoadError> {
@@ -175,7 +197,11 @@ async fn expect(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Result<Value, Loa
 async fn setup(host: &str) -> Result<(Ws, Ws, String, Value), LoadError> {
     let mut a = client(host).await?;
     let mut b = client(host).await?;
-    send(&mut a, json!({"t": "create", "spec": {"game": "chess", "private": true, "seats": [{"kind": "me"}]}})).await?;
+    send(
+        &mut a,
+        json!({"t": "create", "spec": {"game": "chess", "private": true, "seats": [{"kind": "me"}]}}),
+    )
+    .await?;
     let created = expect(&mut a, |v| v["t"] == "created").await?;
     let table = created["table"].as_str().unwrap_or_default().to_owned();
     send(&mut b, json!({"t": "sit", "table": table})).await?;
@@ -185,7 +211,14 @@ async fn setup(host: &str) -> Result<(Ws, Ws, String, Value), LoadError> {
 }
 
 /// Plays games at one table until `end`.
-async fn play(mut socks: [Ws; 2], table: String, start: Value, shared: Arc<Shared>, interval: Option<Duration>, end: Instant) {
+async fn play(
+    mut socks: [Ws; 2],
+    table: String,
+    start: Value,
+    shared: Arc<Shared>,
+    interval: Option<Duration>,
+    end: Instant,
+) {
     let mut turn = start["turn"].as_u64().unwrap_or(0) as usize;
     let mut legal: Vec<String> = wires(&start["legal"]);
     let mut ply = start["moves"].as_array().map_or(0, Vec::len) as u64;
@@ -199,7 +232,13 @@ async fn play(mut socks: [Ws; 2], table: String, start: Value, shared: Arc<Share
                     return;
                 }
             }
-            let Ok(started) = expect(&mut socks[0], |v| v["t"] == "event" && v["event"]["e"] == "started").await else { return };
+            let Ok(started) = expect(&mut socks[0], |v| {
+                v["t"] == "event" && v["event"]["e"] == "started"
+            })
+            .await
+            else {
+                return;
+            };
             let game = &started["event"]["game"];
             turn = game["turn"].as_u64().unwrap_or(0) as usize;
             legal = wires(&game["legal"]);
@@ -213,7 +252,13 @@ async fn play(mut socks: [Ws; 2], table: String, start: Value, shared: Arc<Share
         let wire = legal[rand::random_range(0..legal.len())].clone();
         ack += 1;
         let sent = Instant::now();
-        if send(&mut socks[turn], json!({"t": "move", "table": table, "ack": ack, "ply": ply, "wire": wire})).await.is_err() {
+        if send(
+            &mut socks[turn],
+            json!({"t": "move", "table": table, "ack": ack, "ply": ply, "wire": wire}),
+        )
+        .await
+        .is_err()
+        {
             return;
         }
         let other = 1 - turn;
@@ -230,7 +275,11 @@ async fn play(mut socks: [Ws; 2], table: String, start: Value, shared: Arc<Share
         let latency = sent.elapsed();
         if shared.measuring.load(Ordering::Relaxed) {
             shared.moves.fetch_add(1, Ordering::Relaxed);
-            shared.latencies.lock().await.push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
+            shared
+                .latencies
+                .lock()
+                .await
+                .push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
         }
         // Drain the mover's own copy and its ack so its socket never backs up.
         let mover = &mut socks[turn];
@@ -260,7 +309,11 @@ async fn play(mut socks: [Ws; 2], table: String, start: Value, shared: Arc<Share
 }
 
 fn wires(legal: &Value) -> Vec<String> {
-    legal.as_array().map_or_else(Vec::new, |l| l.iter().filter_map(|m| m["wire"].as_str().map(str::to_owned)).collect())
+    legal.as_array().map_or_else(Vec::new, |l| {
+        l.iter()
+            .filter_map(|m| m["wire"].as_str().map(str::to_owned))
+            .collect()
+    })
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -303,10 +356,19 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
         }
     }
     if ready.is_empty() {
-        return Err(LoadError::Connect(format!("no game could be set up ({failed} failed)")));
+        return Err(LoadError::Connect(format!(
+            "no game could be set up ({failed} failed)"
+        )));
     }
-    eprintln!("{} games ready ({} sockets); playing for {:?}", ready.len(), ready.len() * 2, plan.duration);
-    let interval = plan.rate.map(|r| Duration::from_secs_f64(ready.len() as f64 / r.max(0.001)));
+    eprintln!(
+        "{} games ready ({} sockets); playing for {:?}",
+        ready.len(),
+        ready.len() * 2,
+        plan.duration
+    );
+    let interval = plan
+        .rate
+        .map(|r| Duration::from_secs_f64(ready.len() as f64 / r.max(0.001)));
     let warmup = Duration::from_secs(2);
     let end = Instant::now() + warmup + plan.duration;
     let mut players = tokio::task::JoinSet::new();

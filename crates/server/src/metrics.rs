@@ -132,10 +132,19 @@ impl Metrics {
         );
         let _ = writeln!(out, "parlor_store_commit_seconds_count {count}");
         if let Some((cpu, rss)) = process_usage() {
-            let _ = writeln!(out, "# HELP process_cpu_seconds_total User and system CPU time spent.");
-            let _ = writeln!(out, "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {cpu}");
+            let _ = writeln!(
+                out,
+                "# HELP process_cpu_seconds_total User and system CPU time spent."
+            );
+            let _ = writeln!(
+                out,
+                "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {cpu}"
+            );
             let _ = writeln!(out, "# HELP process_resident_memory_bytes Resident memory size.");
-            let _ = writeln!(out, "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes {rss}");
+            let _ = writeln!(
+                out,
+                "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes {rss}"
+            );
         }
         out
     }
@@ -152,7 +161,13 @@ fn process_usage() -> Option<(f64, u64)> {
     let utime: f64 = fields.get(11)?.parse().ok()?;
     let stime: f64 = fields.get(12)?.parse().ok()?;
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let rss_kb: u64 =
-        status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    let rss_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
     Some(((utime + stime) / TICKS, rss_kb * 1024))
 }
