@@ -83,6 +83,9 @@ impl Db {
         let write = AnyPoolOptions::new()
             .max_connections(tuning::SQLITE_WRITERS)
             .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+            // Keep the one writer for good: its statement cache stays warm, and `:memory:` lives in it.
+            .idle_timeout(None)
+            .max_lifetime(None)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     // journal_mode is kept in the file; set it before any reader connects.
@@ -99,11 +102,16 @@ impl Db {
             .connect(url)
             .await?;
         migrator().run(&write).await?;
-        let read = AnyPoolOptions::new()
-            .max_connections(tuning::SQLITE_READERS)
-            .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
-            .connect(url)
-            .await?;
+        // Each connection to `:memory:` is its own empty database: an in-memory store reads on its writer.
+        let read = if url.contains(":memory:") || url.contains("mode=memory") {
+            write.clone()
+        } else {
+            AnyPoolOptions::new()
+                .max_connections(tuning::SQLITE_READERS)
+                .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+                .connect(url)
+                .await?
+        };
         Ok(Db {
             read,
             write,
