@@ -1,6 +1,7 @@
 //! The one SQL implementation both backends share, on sqlx's Any driver; only opening differs per backend.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use sqlx::AnyConnection;
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -291,12 +292,24 @@ impl Db {
             return Ok(());
         }
         let mut tx = self.write.begin().await?;
-        for write in batch {
-            if let Err(error) = apply(&mut tx, write).await {
+        let mut rest = batch;
+        while !rest.is_empty() {
+            // A run of moves (what group commit gathers) goes in multi-row inserts: one round trip per chunk.
+            let run = rest
+                .iter()
+                .take_while(|write| matches!(write, Write::Move(_)))
+                .count();
+            let (done, result) = if run > 1 {
+                (run, insert_moves(&mut tx, &rest[..run]).await)
+            } else {
+                (1, apply(&mut tx, &rest[0]).await)
+            };
+            if let Err(error) = result {
                 // Dropping would roll back too; saying so returns the connection clean at once.
                 let _ = tx.rollback().await;
                 return Err(error);
             }
+            rest = &rest[done..];
         }
         tx.commit().await?;
         Ok(())
@@ -813,6 +826,85 @@ fn refuse_nul(texts: &[&str]) -> Result<(), StoreError> {
     }
 }
 
+/// Rows per multi-row `INSERT INTO moves`, largest first: few sizes keep few prepared statements per connection.
+const MOVE_CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// `INSERT INTO moves ... VALUES (...), (...)` with `rows` rows, built once per size.
+fn insert_moves_sql(chunk: usize) -> &'static str {
+    static SQL: [OnceLock<String>; MOVE_CHUNKS.len()] = [const { OnceLock::new() }; MOVE_CHUNKS.len()];
+    SQL[chunk].get_or_init(|| {
+        let rows = MOVE_CHUNKS[chunk];
+        let mut sql = String::from("INSERT INTO moves (game_id, ply, seat, wire, clocks, at_ms) VALUES ");
+        for row in 0..rows {
+            let p = row * 6;
+            let separator = if row == 0 { "" } else { ", " };
+            sql.push_str(&format!(
+                "{separator}(${}, ${}, ${}, ${}, ${}, ${})",
+                p + 1,
+                p + 2,
+                p + 3,
+                p + 4,
+                p + 5,
+                p + 6
+            ));
+        }
+        sql
+    })
+}
+
+/// Inserts a run of [`Write::Move`]s (other writes are skipped) in as few statements as [`MOVE_CHUNKS`] allows.
+async fn insert_moves(conn: &mut AnyConnection, writes: &[Write]) -> Result<(), StoreError> {
+    let moves: Vec<&MoveRecord> = writes
+        .iter()
+        .filter_map(|write| match write {
+            Write::Move(record) => Some(record),
+            _ => None,
+        })
+        .collect();
+    if moves.iter().any(|m| has_nul(&[&m.game_id, &m.wire, &m.clocks])) {
+        return Err(StoreError::Invalid("text contains a NUL character".to_owned()));
+    }
+    let mut rest = &moves[..];
+    while !rest.is_empty() {
+        let chunk = MOVE_CHUNKS
+            .iter()
+            .position(|&rows| rows <= rest.len())
+            .unwrap_or(MOVE_CHUNKS.len() - 1);
+        let (these, others) = rest.split_at(MOVE_CHUNKS[chunk].min(rest.len()));
+        let mut query = sqlx::query(insert_moves_sql(chunk));
+        for record in these {
+            query = query
+                .bind(&record.game_id)
+                .bind(record.ply)
+                .bind(record.seat)
+                .bind(&record.wire)
+                .bind(&record.clocks)
+                .bind(record.at_ms);
+        }
+        query
+            .execute(&mut *conn)
+            .await
+            .map_err(about(|| describe_moves(these)))?;
+        rest = others;
+    }
+    Ok(())
+}
+
+/// Names the moves of a failed multi-row insert.
+fn describe_moves(moves: &[&MoveRecord]) -> String {
+    let named: Vec<String> = moves
+        .iter()
+        .take(4)
+        .map(|m| format!("move {} of game {}", m.ply, m.game_id))
+        .collect();
+    let more = if moves.len() > named.len() {
+        format!(" and {} more", moves.len() - named.len())
+    } else {
+        String::new()
+    };
+    format!("one of {}{more}", named.join(", "))
+}
+
 /// Writes `game_players` rows for a game that is already inserted (its `created_ms` is copied for the index).
 async fn index_players(
     conn: &mut AnyConnection,
@@ -962,6 +1054,39 @@ mod tests {
             players,
             vec![(0, "a".to_owned()), (3, "b".to_owned()), (4, "c".to_owned())]
         );
+    }
+
+    #[tokio::test]
+    async fn sqlite_durability_sets_synchronous_and_wal() {
+        for (durability, expected) in [
+            (SqliteDurability::ProcessCrash, 1),
+            (SqliteDurability::PowerLoss, 2),
+        ] {
+            let path =
+                std::env::temp_dir().join(format!("parlor-store-sync-{}-{expected}.db", std::process::id()));
+            let db = Db::open_sqlite(&format!("sqlite://{}?mode=rwc", path.display()), durability)
+                .await
+                .unwrap();
+            let row = sqlx::query("PRAGMA synchronous")
+                .fetch_one(&db.write)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), expected);
+            let row = sqlx::query("PRAGMA journal_mode")
+                .fetch_one(&db.read)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<String, _>(0).unwrap(), "wal");
+            let row = sqlx::query("PRAGMA foreign_keys")
+                .fetch_one(&db.write)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 1);
+            db.close().await;
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+            }
+        }
     }
 
     #[test]

@@ -136,6 +136,7 @@ conformance!(
     concurrent_commits_all_land,
     text_round_trips_exactly,
     group_commit_lands_every_table_and_isolates_a_conflict,
+    long_runs_of_moves_are_all_or_nothing,
 );
 
 // ---- fixtures
@@ -1031,4 +1032,48 @@ async fn group_commit_lands_every_table_and_isolates_a_conflict(db: &mut TestDb)
         .unwrap()
         .unwrap();
     db.reopen().await;
+}
+
+async fn long_runs_of_moves_are_all_or_nothing(db: &mut TestDb) {
+    db.store.create_table(&table("t1", None)).await.unwrap();
+    let games: Vec<String> = (0..30).map(|i| format!("g{i}")).collect();
+    let batch: Vec<Write> = games
+        .iter()
+        .map(|id| Write::CreateGame(game(id, "t1", "[]", 1)))
+        .collect();
+    db.store.commit(&batch).await.unwrap();
+    // 30 games x 5 plies = 150 moves in one run, plies of a game spread through the batch.
+    let run: Vec<Write> = (0..5)
+        .flat_map(|ply| games.iter().map(move |id| Write::Move(mv(id, ply))))
+        .collect();
+
+    // A repeated move deep in the run, then one for a missing game: the whole batch is refused each time.
+    let mut spoiled = run.clone();
+    spoiled.insert(133, Write::Move(mv("g7", 2)));
+    match db.store.commit(&spoiled).await {
+        Err(StoreError::Conflict(message)) => assert!(message.contains("game g"), "{message}"),
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    let mut spoiled = run.clone();
+    spoiled.push(Write::Move(mv("ghost", 0)));
+    assert!(matches!(
+        db.store.commit(&spoiled).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(
+        db.store
+            .live_games()
+            .await
+            .unwrap()
+            .iter()
+            .all(|g| g.moves.is_empty())
+    );
+
+    db.store.commit(&run).await.unwrap();
+    for stored in db.store.live_games().await.unwrap() {
+        assert_eq!(
+            stored.moves,
+            (0..5).map(|ply| mv(&stored.game.id, ply)).collect::<Vec<_>>()
+        );
+    }
 }
