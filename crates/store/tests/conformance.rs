@@ -137,6 +137,7 @@ conformance!(
     text_round_trips_exactly,
     group_commit_lands_every_table_and_isolates_a_conflict,
     long_runs_of_moves_are_all_or_nothing,
+    one_group_commit_writer_keeps_submission_order,
 );
 
 // ---- fixtures
@@ -1076,4 +1077,35 @@ async fn long_runs_of_moves_are_all_or_nothing(db: &mut TestDb) {
             (0..5).map(|ply| mv(&stored.game.id, ply)).collect::<Vec<_>>()
         );
     }
+}
+
+async fn one_group_commit_writer_keeps_submission_order(db: &mut TestDb) {
+    db.store.create_table(&table("t1", None)).await.unwrap();
+    let config = GroupCommitConfig::for_backend(db.store.backend());
+    assert_eq!(config.writers, 1);
+    let (group, writers) = GroupCommit::spawn(db.store.clone(), config);
+    // Each table pipelines: the game, then its moves, without waiting for an answer in between.
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let group = group.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = format!("g{i}");
+            let (created, first, second) = tokio::join!(
+                group.commit(vec![Write::CreateGame(game(&id, "t1", r#"["a"]"#, i))]),
+                group.commit(vec![Write::Move(mv(&id, 0))]),
+                group.commit(vec![Write::Move(mv(&id, 1)), Write::Event(event(&id, 0, "x"))]),
+            );
+            created.unwrap();
+            first.unwrap();
+            second.unwrap();
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    drop(group);
+    writers.await.unwrap();
+    let live = db.store.live_games().await.unwrap();
+    assert_eq!(live.len(), 20);
+    assert!(live.iter().all(|g| g.moves.len() == 2 && g.events.len() == 1));
 }
