@@ -11,7 +11,7 @@ use crate::error::StoreError;
 use crate::migration::migrator;
 use crate::record::{
     ChatRecord, EventRecord, GameRecord, MoveRecord, Player, Rating, RatingChange, Relation, StoredGame,
-    TableRecord, game_status, table_status,
+    TableRecord,
 };
 use crate::write::Write;
 
@@ -274,9 +274,8 @@ impl Db {
         let rows = sqlx::query(concat!(
             "SELECT ",
             table_columns!(),
-            " FROM game_tables WHERE status <> $1 ORDER BY created_ms, id"
+            " FROM game_tables WHERE status <> 'closed' ORDER BY created_ms, id"
         ))
-        .bind(table_status::CLOSED)
         .fetch_all(&self.read)
         .await?;
         rows.iter()
@@ -320,23 +319,20 @@ impl Db {
         let games = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games g WHERE g.status = $1 ORDER BY g.created_ms, g.id"
+            " FROM games g WHERE g.status = 'live' ORDER BY g.created_ms, g.id"
         ))
-        .bind(game_status::LIVE)
         .fetch_all(&mut *tx)
         .await?;
         let moves = sqlx::query(
-            "SELECT m.game_id, m.ply, m.seat, m.wire, m.clocks, m.at_ms FROM moves m \
-             JOIN games g ON g.id = m.game_id WHERE g.status = $1 ORDER BY m.game_id, m.ply",
+            "SELECT m.game_id, m.ply, m.seat, m.wire, m.clocks, m.at_ms FROM games g \
+             JOIN moves m ON m.game_id = g.id WHERE g.status = 'live'",
         )
-        .bind(game_status::LIVE)
         .fetch_all(&mut *tx)
         .await?;
         let events = sqlx::query(
-            "SELECT e.game_id, e.seq, e.kind, e.data, e.at_ms FROM events e \
-             JOIN games g ON g.id = e.game_id WHERE g.status = $1 ORDER BY e.game_id, e.seq",
+            "SELECT e.game_id, e.seq, e.kind, e.data, e.at_ms FROM games g \
+             JOIN events e ON e.game_id = g.id WHERE g.status = 'live'",
         )
-        .bind(game_status::LIVE)
         .fetch_all(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -363,6 +359,11 @@ impl Db {
             if let Some(&at) = index.get(&record.game_id) {
                 stored[at].events.push(record);
             }
+        }
+        // No ORDER BY above, so that the planner may walk the live games' index and look their rows up.
+        for game in &mut stored {
+            game.moves.sort_unstable_by_key(|m| m.ply);
+            game.events.sort_unstable_by_key(|e| e.seq);
         }
         Ok(stored)
     }
@@ -412,12 +413,13 @@ impl Db {
         if has_nul(&[player_id]) {
             return Ok(Vec::new());
         }
-        // DISTINCT: one player may hold several seats of a game.
+        // One row per player and game: the index on (player_id, created_ms, game_id) gives the page in order.
         let rows = sqlx::query(concat!(
-            "SELECT DISTINCT ",
+            "SELECT ",
             game_columns!(),
             " FROM game_players p JOIN games g ON g.id = p.game_id \
-             WHERE p.player_id = $1 AND p.created_ms < $2 ORDER BY g.created_ms DESC, g.id DESC LIMIT $3"
+             WHERE p.player_id = $1 AND p.created_ms < $2 \
+             ORDER BY p.created_ms DESC, p.game_id DESC LIMIT $3"
         ))
         .bind(player_id)
         .bind(before_ms.unwrap_or(i64::MAX))
@@ -911,7 +913,13 @@ async fn index_players(
     game_id: &str,
     players: &[(i32, String)],
 ) -> Result<(), StoreError> {
+    let mut seen: Vec<&str> = Vec::with_capacity(players.len());
     for (seat, player_id) in players {
+        // A player in several seats (a game against oneself) is indexed once, at the first.
+        if seen.contains(&player_id.as_str()) {
+            continue;
+        }
+        seen.push(player_id);
         sqlx::query(
             "INSERT INTO game_players (game_id, seat, player_id, created_ms) \
              SELECT id, $2, $3, created_ms FROM games WHERE id = $1",

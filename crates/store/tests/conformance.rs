@@ -368,6 +368,22 @@ async fn a_game_round_trips_with_moves_and_events(db: &mut TestDb) {
         .map(|m| m.ply)
         .collect();
     assert_eq!(plies, [0, 1, 2, 3, 4, 5, 6]);
+    s.commit(&[
+        Write::Event(event("g1", 3, "late")),
+        Write::Event(event("g1", 2, "early")),
+    ])
+    .await
+    .unwrap();
+    let live = s.live_games().await.unwrap();
+    assert_eq!(
+        live[0].moves.iter().map(|m| m.ply).collect::<Vec<_>>(),
+        [0, 1, 2, 3, 4, 5, 6]
+    );
+    assert_eq!(
+        live[0].events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        [0, 1, 2, 3]
+    );
+    assert_eq!(live[0], s.game("g1").await.unwrap().unwrap());
 }
 
 async fn a_ply_stored_twice_is_a_conflict_and_rolls_back_the_batch(db: &mut TestDb) {
