@@ -185,18 +185,7 @@ impl Db {
     // ---- players
 
     pub(crate) async fn upsert_player(&self, player: &Player) -> Result<(), StoreError> {
-        refuse_nul(&[&player.id, &player.nickname])?;
-        sqlx::query(
-            "INSERT INTO players (id, nickname, created_ms, last_seen_ms) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (id) DO UPDATE SET nickname = excluded.nickname, last_seen_ms = excluded.last_seen_ms",
-        )
-        .bind(&player.id)
-        .bind(&player.nickname)
-        .bind(player.created_ms)
-        .bind(player.last_seen_ms)
-        .execute(&self.write)
-        .await?;
-        Ok(())
+        self.commit(&[Write::UpsertPlayer(player.clone())]).await
     }
 
     pub(crate) async fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
@@ -226,12 +215,11 @@ impl Db {
         if has_nul(&[id]) {
             return Err(StoreError::NotFound(format!("player {id:?}")));
         }
-        let done = sqlx::query("UPDATE players SET last_seen_ms = $2 WHERE id = $1")
-            .bind(id)
-            .bind(now_ms)
-            .execute(&self.write)
-            .await?;
-        expect_row(done.rows_affected(), || format!("player {id}"))
+        self.commit(&[Write::TouchPlayer {
+            id: id.to_owned(),
+            now_ms,
+        }])
+        .await
     }
 
     // ---- tables
@@ -603,6 +591,26 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
         return Err(StoreError::Invalid("text contains a NUL character".to_owned()));
     }
     match write {
+        Write::UpsertPlayer(player) => {
+            sqlx::query(
+                "INSERT INTO players (id, nickname, created_ms, last_seen_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (id) DO UPDATE SET nickname = excluded.nickname, last_seen_ms = excluded.last_seen_ms",
+            )
+            .bind(&player.id)
+            .bind(&player.nickname)
+            .bind(player.created_ms)
+            .bind(player.last_seen_ms)
+            .execute(&mut *conn)
+            .await?;
+        }
+        Write::TouchPlayer { id, now_ms } => {
+            let done = sqlx::query("UPDATE players SET last_seen_ms = $2 WHERE id = $1")
+                .bind(id)
+                .bind(*now_ms)
+                .execute(&mut *conn)
+                .await?;
+            expect_row(done.rows_affected(), || format!("player {id}"))?;
+        }
         Write::CreateTable(table) => {
             sqlx::query(concat!(
                 "INSERT INTO game_tables (",
@@ -774,6 +782,8 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
 /// refusing it on both keeps the backends alike.
 fn write_has_nul(write: &Write) -> bool {
     let texts: &[&str] = match write {
+        Write::UpsertPlayer(p) => &[&p.id, &p.nickname],
+        Write::TouchPlayer { id, .. } => &[id],
         Write::CreateTable(t) => &[
             &t.id,
             t.code.as_deref().unwrap_or(""),
