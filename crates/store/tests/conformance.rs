@@ -279,6 +279,39 @@ async fn players_are_upserted_renamed_and_touched(db: &mut TestDb) {
         s.touch_player("nobody", 1).await,
         Err(StoreError::NotFound(_))
     ));
+
+    // The same writes in a batch (group commit): all or nothing.
+    let p2 = Player {
+        id: "p2".to_owned(),
+        nickname: "Bo".to_owned(),
+        created_ms: 5,
+        last_seen_ms: 5,
+    };
+    let batch = [
+        Write::UpsertPlayer(p2.clone()),
+        Write::TouchPlayer {
+            id: "nobody".to_owned(),
+            now_ms: 6,
+        },
+    ];
+    assert!(matches!(s.commit(&batch).await, Err(StoreError::NotFound(_))));
+    assert_eq!(s.player("p2").await.unwrap(), None);
+    s.commit(&[
+        Write::UpsertPlayer(p2.clone()),
+        Write::TouchPlayer {
+            id: "p2".to_owned(),
+            now_ms: 7,
+        },
+    ])
+    .await
+    .unwrap();
+    assert_eq!(
+        s.player("p2").await.unwrap(),
+        Some(Player {
+            last_seen_ms: 7,
+            ..p2
+        })
+    );
 }
 
 async fn tables_are_created_found_and_updated(db: &mut TestDb) {
