@@ -182,6 +182,17 @@ impl Db {
         Ok(row.try_get("value")?)
     }
 
+    pub(crate) async fn setting(&self, name: &str) -> Result<Option<String>, StoreError> {
+        if has_nul(&[name]) {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT value FROM settings WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.read)
+            .await?;
+        Ok(row.map(|row| row.try_get("value")).transpose()?)
+    }
+
     // ---- players
 
     pub(crate) async fn upsert_player(&self, player: &Player) -> Result<(), StoreError> {
@@ -591,6 +602,16 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
         return Err(StoreError::Invalid("text contains a NUL character".to_owned()));
     }
     match write {
+        Write::SetSetting { name, value } => {
+            sqlx::query(
+                "INSERT INTO settings (name, value) VALUES ($1, $2) \
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )
+            .bind(name)
+            .bind(value)
+            .execute(&mut *conn)
+            .await?;
+        }
         Write::UpsertPlayer(player) => {
             sqlx::query(
                 "INSERT INTO players (id, nickname, created_ms, last_seen_ms) VALUES ($1, $2, $3, $4) \
@@ -782,6 +803,7 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
 /// refusing it on both keeps the backends alike.
 fn write_has_nul(write: &Write) -> bool {
     let texts: &[&str] = match write {
+        Write::SetSetting { name, value } => &[name, value],
         Write::UpsertPlayer(p) => &[&p.id, &p.nickname],
         Write::TouchPlayer { id, .. } => &[id],
         Write::CreateTable(t) => &[

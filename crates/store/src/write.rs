@@ -6,6 +6,14 @@ use crate::record::{EventRecord, GameRecord, MoveRecord, Player, Rating, TableRe
 /// games (group commit); if any write fails, none of the batch is kept.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Write {
+    /// Sets a named value (insert or replace), for example a node's heartbeat `alive/<node>` = now in ms, which
+    /// tells a restarted server when the outage began.
+    SetSetting {
+        /// The name.
+        name: String,
+        /// The value.
+        value: String,
+    },
     /// Inserts a player, or updates the nickname and `last_seen_ms` of an existing one (as
     /// [`crate::Store::upsert_player`]).
     UpsertPlayer(Player),

@@ -238,6 +238,21 @@ async fn secret_is_generated_once(db: &mut TestDb) {
     assert_eq!(again, first);
     let other = db.store.secret("other", || "x".to_owned()).await.unwrap();
     assert_eq!(other, "x");
+
+    // Plain settings, set in batches (a heartbeat) and read back.
+    assert_eq!(db.store.setting("alive/node-1").await.unwrap(), None);
+    assert_eq!(db.store.setting("cookie_key").await.unwrap(), Some(first));
+    for now in [1_000, 2_000] {
+        let write = Write::SetSetting {
+            name: "alive/node-1".to_owned(),
+            value: now.to_string(),
+        };
+        db.store.commit(&[write]).await.unwrap();
+    }
+    assert_eq!(
+        db.store.setting("alive/node-1").await.unwrap().as_deref(),
+        Some("2000")
+    );
 }
 
 async fn players_are_upserted_renamed_and_touched(db: &mut TestDb) {

@@ -30,7 +30,7 @@ fn record(game_id: &str, ply: i32) -> MoveRecord {
 
 /// The child: runs only when the parent starts it with `CHILD_URL`; writes until it is killed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "run by kill_mid_stream_keeps_every_acknowledged_move"]
+#[ignore = "a child process of the kill_mid_stream_* tests"]
 async fn child_writer() {
     let Ok(url) = std::env::var(CHILD_URL) else { return };
     let store = AnyStore::open(&url).await.unwrap();
