@@ -35,7 +35,7 @@ where
         .map(|t| format!("{:.0}", t.moves_per_second()))
         .collect();
     println!(
-        "{label:<48} {:>9.0} moves/s  {:>7.1} moves/tx  (runs: {})",
+        "{label:<70} {:>9.0} moves/s  {:>7.1} moves/tx  (runs: {})",
         median.moves_per_second(),
         median.moves as f64 / median.transactions.max(1) as f64,
         rates.join(", ")
@@ -49,6 +49,7 @@ async fn suite<S: Store + Clone>(
     runs: u64,
     writer_counts: &[usize],
 ) {
+    let default = GroupCommitConfig::for_backend(store.backend());
     for &writers in writer_counts {
         for batch in [1, 10, 100] {
             report(
@@ -59,16 +60,20 @@ async fn suite<S: Store + Clone>(
             .await;
         }
     }
-    let config = GroupCommitConfig::for_backend(store.backend());
-    for tables in [100, 1_000] {
-        let label = format!(
-            "{name} closed loop {tables} tables, group commit ({} writer(s))",
-            config.writers
-        );
-        report(&label, runs, || async {
-            closed_loop(store, tables, config, seconds).await.unwrap()
-        })
-        .await;
+    for &writers in writer_counts {
+        let config = GroupCommitConfig { writers, ..default };
+        let mark = if writers == default.writers {
+            " (default)"
+        } else {
+            ""
+        };
+        for tables in [100, 1_000] {
+            let label = format!("{name} closed loop {tables} tables, group commit {writers} writer(s){mark}");
+            report(&label, runs, || async {
+                closed_loop(store, tables, config, seconds).await.unwrap()
+            })
+            .await;
+        }
     }
 }
 

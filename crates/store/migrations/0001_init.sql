@@ -33,7 +33,8 @@ CREATE TABLE game_tables (
     created_ms BIGINT NOT NULL,
     updated_ms BIGINT NOT NULL
 );
-CREATE INDEX game_tables_status ON game_tables (status);
+-- The lobby's query (`status <> 'closed'`, a literal so that both planners can use the partial index).
+CREATE INDEX game_tables_open ON game_tables (created_ms) WHERE status <> 'closed';
 
 CREATE TABLE games (
     id TEXT PRIMARY KEY,
@@ -48,18 +49,20 @@ CREATE TABLE games (
     created_ms BIGINT NOT NULL,
     ended_ms BIGINT
 );
-CREATE INDEX games_status ON games (status);
+-- What a restart resumes (`status = 'live'`).
+CREATE INDEX games_live ON games (created_ms) WHERE status = 'live';
 CREATE INDEX games_table ON games (table_id, created_ms);
 
--- Who sits in which game: written from `games.seats` so that a player's games are an indexed query.
+-- Who sits in which game: written from `games.seats` so that a player's games are one index scan, newest first.
+-- One row per player and game (`seat` is the player's first seat); `created_ms` is the game's.
 CREATE TABLE game_players (
     game_id TEXT NOT NULL REFERENCES games (id),
-    seat INTEGER NOT NULL,
     player_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
     created_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, seat)
+    PRIMARY KEY (game_id, player_id)
 );
-CREATE INDEX game_players_player ON game_players (player_id, created_ms);
+CREATE INDEX game_players_player ON game_players (player_id, created_ms, game_id);
 
 CREATE TABLE moves (
     game_id TEXT NOT NULL REFERENCES games (id),

@@ -13,7 +13,15 @@
 //!   `any_store.rs`: [`AnyStore`], the backend picked from the URL; `migration.rs`: the embedded
 //!   `migrations/` folder, applied at start-up on both backends.
 //! - `group_commit.rs`: [`GroupCommit`], one writer task that commits the writes of many tables together.
-//! - `bench.rs`: [`bench::commit_throughput`], durable moves per second by batch size (`parlor bench store`).
+//! - `bench.rs`: [`bench::batch_commits`] and [`bench::closed_loop`], durable moves per second (`benches/commit.rs`).
+//!
+//! # Durability
+//! SQLite runs in WAL mode with `synchronous = NORMAL` by default ([`SqliteDurability::ProcessCrash`]): a
+//! committed move survives the process being killed at any moment (`tests/durability.rs` SIGKILLs a writer
+//! mid-stream and finds every acknowledged move), but the last commits may be lost in a power cut or an OS crash.
+//! `synchronous=full` in the URL (`sqlite://parlor.db?mode=rwc&synchronous=full`) fsyncs every commit and survives
+//! those too; with group commit it still measured well above 5,000 moves/s. PostgreSQL keeps its own setting
+//! (`synchronous_commit = on` by default: durable on return).
 //!
 //! The schema is portable: INTEGER, BIGINT, DOUBLE PRECISION and TEXT columns only (booleans 0/1, instants unix ms,
 //! ids and JSON as text), `$1` placeholders, no auto-increment. `tests/conformance.rs` runs the same tests on

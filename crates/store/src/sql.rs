@@ -1,6 +1,7 @@
 //! The one SQL implementation both backends share, on sqlx's Any driver; only opening differs per backend.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use sqlx::AnyConnection;
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -10,7 +11,7 @@ use crate::error::StoreError;
 use crate::migration::migrator;
 use crate::record::{
     ChatRecord, EventRecord, GameRecord, MoveRecord, Player, Rating, RatingChange, Relation, StoredGame,
-    TableRecord, game_status, table_status,
+    TableRecord,
 };
 use crate::write::Write;
 
@@ -83,6 +84,9 @@ impl Db {
         let write = AnyPoolOptions::new()
             .max_connections(tuning::SQLITE_WRITERS)
             .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+            // Keep the one writer for good: its statement cache stays warm, and `:memory:` lives in it.
+            .idle_timeout(None)
+            .max_lifetime(None)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     // journal_mode is kept in the file; set it before any reader connects.
@@ -99,11 +103,16 @@ impl Db {
             .connect(url)
             .await?;
         migrator().run(&write).await?;
-        let read = AnyPoolOptions::new()
-            .max_connections(tuning::SQLITE_READERS)
-            .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
-            .connect(url)
-            .await?;
+        // Each connection to `:memory:` is its own empty database: an in-memory store reads on its writer.
+        let read = if url.contains(":memory:") || url.contains("mode=memory") {
+            write.clone()
+        } else {
+            AnyPoolOptions::new()
+                .max_connections(tuning::SQLITE_READERS)
+                .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+                .connect(url)
+                .await?
+        };
         Ok(Db {
             read,
             write,
@@ -173,21 +182,21 @@ impl Db {
         Ok(row.try_get("value")?)
     }
 
+    pub(crate) async fn setting(&self, name: &str) -> Result<Option<String>, StoreError> {
+        if has_nul(&[name]) {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT value FROM settings WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.read)
+            .await?;
+        Ok(row.map(|row| row.try_get("value")).transpose()?)
+    }
+
     // ---- players
 
     pub(crate) async fn upsert_player(&self, player: &Player) -> Result<(), StoreError> {
-        refuse_nul(&[&player.id, &player.nickname])?;
-        sqlx::query(
-            "INSERT INTO players (id, nickname, created_ms, last_seen_ms) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (id) DO UPDATE SET nickname = excluded.nickname, last_seen_ms = excluded.last_seen_ms",
-        )
-        .bind(&player.id)
-        .bind(&player.nickname)
-        .bind(player.created_ms)
-        .bind(player.last_seen_ms)
-        .execute(&self.write)
-        .await?;
-        Ok(())
+        self.commit(&[Write::UpsertPlayer(player.clone())]).await
     }
 
     pub(crate) async fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
@@ -217,12 +226,11 @@ impl Db {
         if has_nul(&[id]) {
             return Err(StoreError::NotFound(format!("player {id:?}")));
         }
-        let done = sqlx::query("UPDATE players SET last_seen_ms = $2 WHERE id = $1")
-            .bind(id)
-            .bind(now_ms)
-            .execute(&self.write)
-            .await?;
-        expect_row(done.rows_affected(), || format!("player {id}"))
+        self.commit(&[Write::TouchPlayer {
+            id: id.to_owned(),
+            now_ms,
+        }])
+        .await
     }
 
     // ---- tables
@@ -265,9 +273,8 @@ impl Db {
         let rows = sqlx::query(concat!(
             "SELECT ",
             table_columns!(),
-            " FROM game_tables WHERE status <> $1 ORDER BY created_ms, id"
+            " FROM game_tables WHERE status <> 'closed' ORDER BY created_ms, id"
         ))
-        .bind(table_status::CLOSED)
         .fetch_all(&self.read)
         .await?;
         rows.iter()
@@ -283,12 +290,24 @@ impl Db {
             return Ok(());
         }
         let mut tx = self.write.begin().await?;
-        for write in batch {
-            if let Err(error) = apply(&mut tx, write).await {
+        let mut rest = batch;
+        while !rest.is_empty() {
+            // A run of moves (what group commit gathers) goes in multi-row inserts: one round trip per chunk.
+            let run = rest
+                .iter()
+                .take_while(|write| matches!(write, Write::Move(_)))
+                .count();
+            let (done, result) = if run > 1 {
+                (run, insert_moves(&mut tx, &rest[..run]).await)
+            } else {
+                (1, apply(&mut tx, &rest[0]).await)
+            };
+            if let Err(error) = result {
                 // Dropping would roll back too; saying so returns the connection clean at once.
                 let _ = tx.rollback().await;
                 return Err(error);
             }
+            rest = &rest[done..];
         }
         tx.commit().await?;
         Ok(())
@@ -299,23 +318,20 @@ impl Db {
         let games = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games g WHERE g.status = $1 ORDER BY g.created_ms, g.id"
+            " FROM games g WHERE g.status = 'live' ORDER BY g.created_ms, g.id"
         ))
-        .bind(game_status::LIVE)
         .fetch_all(&mut *tx)
         .await?;
         let moves = sqlx::query(
-            "SELECT m.game_id, m.ply, m.seat, m.wire, m.clocks, m.at_ms FROM moves m \
-             JOIN games g ON g.id = m.game_id WHERE g.status = $1 ORDER BY m.game_id, m.ply",
+            "SELECT m.game_id, m.ply, m.seat, m.wire, m.clocks, m.at_ms FROM games g \
+             JOIN moves m ON m.game_id = g.id WHERE g.status = 'live'",
         )
-        .bind(game_status::LIVE)
         .fetch_all(&mut *tx)
         .await?;
         let events = sqlx::query(
-            "SELECT e.game_id, e.seq, e.kind, e.data, e.at_ms FROM events e \
-             JOIN games g ON g.id = e.game_id WHERE g.status = $1 ORDER BY e.game_id, e.seq",
+            "SELECT e.game_id, e.seq, e.kind, e.data, e.at_ms FROM games g \
+             JOIN events e ON e.game_id = g.id WHERE g.status = 'live'",
         )
-        .bind(game_status::LIVE)
         .fetch_all(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -342,6 +358,11 @@ impl Db {
             if let Some(&at) = index.get(&record.game_id) {
                 stored[at].events.push(record);
             }
+        }
+        // No ORDER BY above, so that the planner may walk the live games' index and look their rows up.
+        for game in &mut stored {
+            game.moves.sort_unstable_by_key(|m| m.ply);
+            game.events.sort_unstable_by_key(|e| e.seq);
         }
         Ok(stored)
     }
@@ -391,12 +412,13 @@ impl Db {
         if has_nul(&[player_id]) {
             return Ok(Vec::new());
         }
-        // DISTINCT: one player may hold several seats of a game.
+        // One row per player and game: the index on (player_id, created_ms, game_id) gives the page in order.
         let rows = sqlx::query(concat!(
-            "SELECT DISTINCT ",
+            "SELECT ",
             game_columns!(),
             " FROM game_players p JOIN games g ON g.id = p.game_id \
-             WHERE p.player_id = $1 AND p.created_ms < $2 ORDER BY g.created_ms DESC, g.id DESC LIMIT $3"
+             WHERE p.player_id = $1 AND p.created_ms < $2 \
+             ORDER BY p.created_ms DESC, p.game_id DESC LIMIT $3"
         ))
         .bind(player_id)
         .bind(before_ms.unwrap_or(i64::MAX))
@@ -580,6 +602,36 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
         return Err(StoreError::Invalid("text contains a NUL character".to_owned()));
     }
     match write {
+        Write::SetSetting { name, value } => {
+            sqlx::query(
+                "INSERT INTO settings (name, value) VALUES ($1, $2) \
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )
+            .bind(name)
+            .bind(value)
+            .execute(&mut *conn)
+            .await?;
+        }
+        Write::UpsertPlayer(player) => {
+            sqlx::query(
+                "INSERT INTO players (id, nickname, created_ms, last_seen_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (id) DO UPDATE SET nickname = excluded.nickname, last_seen_ms = excluded.last_seen_ms",
+            )
+            .bind(&player.id)
+            .bind(&player.nickname)
+            .bind(player.created_ms)
+            .bind(player.last_seen_ms)
+            .execute(&mut *conn)
+            .await?;
+        }
+        Write::TouchPlayer { id, now_ms } => {
+            let done = sqlx::query("UPDATE players SET last_seen_ms = $2 WHERE id = $1")
+                .bind(id)
+                .bind(*now_ms)
+                .execute(&mut *conn)
+                .await?;
+            expect_row(done.rows_affected(), || format!("player {id}"))?;
+        }
         Write::CreateTable(table) => {
             sqlx::query(concat!(
                 "INSERT INTO game_tables (",
@@ -751,6 +803,9 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
 /// refusing it on both keeps the backends alike.
 fn write_has_nul(write: &Write) -> bool {
     let texts: &[&str] = match write {
+        Write::SetSetting { name, value } => &[name, value],
+        Write::UpsertPlayer(p) => &[&p.id, &p.nickname],
+        Write::TouchPlayer { id, .. } => &[id],
         Write::CreateTable(t) => &[
             &t.id,
             t.code.as_deref().unwrap_or(""),
@@ -805,13 +860,98 @@ fn refuse_nul(texts: &[&str]) -> Result<(), StoreError> {
     }
 }
 
+/// Rows per multi-row `INSERT INTO moves`, largest first: few sizes keep few prepared statements per connection.
+const MOVE_CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// `INSERT INTO moves ... VALUES (...), (...)` with `rows` rows, built once per size.
+fn insert_moves_sql(chunk: usize) -> &'static str {
+    static SQL: [OnceLock<String>; MOVE_CHUNKS.len()] = [const { OnceLock::new() }; MOVE_CHUNKS.len()];
+    SQL[chunk].get_or_init(|| {
+        let rows = MOVE_CHUNKS[chunk];
+        let mut sql = String::from("INSERT INTO moves (game_id, ply, seat, wire, clocks, at_ms) VALUES ");
+        for row in 0..rows {
+            let p = row * 6;
+            let separator = if row == 0 { "" } else { ", " };
+            sql.push_str(&format!(
+                "{separator}(${}, ${}, ${}, ${}, ${}, ${})",
+                p + 1,
+                p + 2,
+                p + 3,
+                p + 4,
+                p + 5,
+                p + 6
+            ));
+        }
+        sql
+    })
+}
+
+/// Inserts a run of [`Write::Move`]s (other writes are skipped) in as few statements as [`MOVE_CHUNKS`] allows.
+async fn insert_moves(conn: &mut AnyConnection, writes: &[Write]) -> Result<(), StoreError> {
+    let moves: Vec<&MoveRecord> = writes
+        .iter()
+        .filter_map(|write| match write {
+            Write::Move(record) => Some(record),
+            _ => None,
+        })
+        .collect();
+    if moves.iter().any(|m| has_nul(&[&m.game_id, &m.wire, &m.clocks])) {
+        return Err(StoreError::Invalid("text contains a NUL character".to_owned()));
+    }
+    let mut rest = &moves[..];
+    while !rest.is_empty() {
+        let chunk = MOVE_CHUNKS
+            .iter()
+            .position(|&rows| rows <= rest.len())
+            .unwrap_or(MOVE_CHUNKS.len() - 1);
+        let (these, others) = rest.split_at(MOVE_CHUNKS[chunk].min(rest.len()));
+        let mut query = sqlx::query(insert_moves_sql(chunk));
+        for record in these {
+            query = query
+                .bind(&record.game_id)
+                .bind(record.ply)
+                .bind(record.seat)
+                .bind(&record.wire)
+                .bind(&record.clocks)
+                .bind(record.at_ms);
+        }
+        query
+            .execute(&mut *conn)
+            .await
+            .map_err(about(|| describe_moves(these)))?;
+        rest = others;
+    }
+    Ok(())
+}
+
+/// Names the moves of a failed multi-row insert.
+fn describe_moves(moves: &[&MoveRecord]) -> String {
+    let named: Vec<String> = moves
+        .iter()
+        .take(4)
+        .map(|m| format!("move {} of game {}", m.ply, m.game_id))
+        .collect();
+    let more = if moves.len() > named.len() {
+        format!(" and {} more", moves.len() - named.len())
+    } else {
+        String::new()
+    };
+    format!("one of {}{more}", named.join(", "))
+}
+
 /// Writes `game_players` rows for a game that is already inserted (its `created_ms` is copied for the index).
 async fn index_players(
     conn: &mut AnyConnection,
     game_id: &str,
     players: &[(i32, String)],
 ) -> Result<(), StoreError> {
+    let mut seen: Vec<&str> = Vec::with_capacity(players.len());
     for (seat, player_id) in players {
+        // A player in several seats (a game against oneself) is indexed once, at the first.
+        if seen.contains(&player_id.as_str()) {
+            continue;
+        }
+        seen.push(player_id);
         sqlx::query(
             "INSERT INTO game_players (game_id, seat, player_id, created_ms) \
              SELECT id, $2, $3, created_ms FROM games WHERE id = $1",
@@ -954,6 +1094,39 @@ mod tests {
             players,
             vec![(0, "a".to_owned()), (3, "b".to_owned()), (4, "c".to_owned())]
         );
+    }
+
+    #[tokio::test]
+    async fn sqlite_durability_sets_synchronous_and_wal() {
+        for (durability, expected) in [
+            (SqliteDurability::ProcessCrash, 1),
+            (SqliteDurability::PowerLoss, 2),
+        ] {
+            let path =
+                std::env::temp_dir().join(format!("parlor-store-sync-{}-{expected}.db", std::process::id()));
+            let db = Db::open_sqlite(&format!("sqlite://{}?mode=rwc", path.display()), durability)
+                .await
+                .unwrap();
+            let row = sqlx::query("PRAGMA synchronous")
+                .fetch_one(&db.write)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), expected);
+            let row = sqlx::query("PRAGMA journal_mode")
+                .fetch_one(&db.read)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<String, _>(0).unwrap(), "wal");
+            let row = sqlx::query("PRAGMA foreign_keys")
+                .fetch_one(&db.write)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 1);
+            db.close().await;
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+            }
+        }
     }
 
     #[test]

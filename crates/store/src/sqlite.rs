@@ -17,8 +17,12 @@ impl SqliteStore {
     /// # Errors
     /// [`StoreError::Database`] if the file cannot be opened, [`StoreError::Migrate`] if the schema cannot be
     /// brought up to date.
+    ///
+    /// Parlor's own parameter `synchronous=full` (or `synchronous=normal`, the default) chooses the durability:
+    /// `sqlite://parlor.db?mode=rwc&synchronous=full` (see [`SqliteDurability`]).
     pub async fn open(url: &str) -> Result<SqliteStore, StoreError> {
-        SqliteStore::open_with(url, SqliteDurability::default()).await
+        let (url, durability) = split_durability(url)?;
+        SqliteStore::open_with(&url, durability).await
     }
 
     /// Like [`SqliteStore::open`], choosing what a commit survives.
@@ -37,3 +41,65 @@ impl SqliteStore {
 }
 
 delegate_store!(SqliteStore);
+
+/// Takes Parlor's `synchronous=normal|full` parameter out of an SQLite URL (sqlx refuses unknown parameters).
+fn split_durability(url: &str) -> Result<(String, SqliteDurability), StoreError> {
+    let Some((base, query)) = url.split_once('?') else {
+        return Ok((url.to_owned(), SqliteDurability::default()));
+    };
+    let mut durability = SqliteDurability::default();
+    let mut kept = Vec::new();
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some(("synchronous", value)) => {
+                durability = match value.to_ascii_lowercase().as_str() {
+                    "normal" => SqliteDurability::ProcessCrash,
+                    "full" => SqliteDurability::PowerLoss,
+                    _ => {
+                        return Err(StoreError::UnsupportedUrl(format!(
+                            "synchronous={value} (use normal or full)"
+                        )));
+                    }
+                }
+            }
+            _ => kept.push(pair),
+        }
+    }
+    let url = if kept.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    Ok((url, durability))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn synchronous_is_taken_out_of_the_url() {
+        let split = |url| split_durability(url).unwrap();
+        assert_eq!(
+            split("sqlite://p.db?mode=rwc"),
+            ("sqlite://p.db?mode=rwc".into(), SqliteDurability::ProcessCrash)
+        );
+        assert_eq!(
+            split("sqlite://p.db?mode=rwc&synchronous=full"),
+            ("sqlite://p.db?mode=rwc".into(), SqliteDurability::PowerLoss)
+        );
+        assert_eq!(
+            split("sqlite://p.db?synchronous=NORMAL"),
+            ("sqlite://p.db".into(), SqliteDurability::ProcessCrash)
+        );
+        assert_eq!(
+            split("sqlite::memory:"),
+            ("sqlite::memory:".into(), SqliteDurability::ProcessCrash)
+        );
+        assert!(matches!(
+            split_durability("sqlite://p.db?synchronous=off"),
+            Err(StoreError::UnsupportedUrl(_))
+        ));
+    }
+}

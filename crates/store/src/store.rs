@@ -31,6 +31,9 @@ pub trait Store: Send + Sync + 'static {
         generate: impl FnOnce() -> String + Send,
     ) -> impl Future<Output = Result<String, StoreError>> + Send;
 
+    /// The value last set with [`Write::SetSetting`] (or made by [`Store::secret`]).
+    fn setting(&self, name: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+
     // ---- players
 
     /// Inserts the player, or updates the nickname and `last_seen_ms` of an existing one (`created_ms` is kept).
@@ -191,6 +194,12 @@ macro_rules! delegate_store {
                 generate: impl FnOnce() -> String + Send,
             ) -> impl ::std::future::Future<Output = Result<String, $crate::StoreError>> + Send {
                 self.db().secret(name, generate)
+            }
+            fn setting(
+                &self,
+                name: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<String>, $crate::StoreError>> + Send {
+                self.db().setting(name)
             }
             fn upsert_player(
                 &self,

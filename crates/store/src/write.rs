@@ -1,11 +1,29 @@
 //! One change to the store; [`crate::Store::commit`] applies a batch of them in one transaction.
 
-use crate::record::{EventRecord, GameRecord, MoveRecord, Rating, TableRecord};
+use crate::record::{EventRecord, GameRecord, MoveRecord, Player, Rating, TableRecord};
 
 /// One change, applied with others in one transaction by [`crate::Store::commit`]. A batch may mix tables and
 /// games (group commit); if any write fails, none of the batch is kept.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Write {
+    /// Sets a named value (insert or replace), for example a node's heartbeat `alive/<node>` = now in ms, which
+    /// tells a restarted server when the outage began.
+    SetSetting {
+        /// The name.
+        name: String,
+        /// The value.
+        value: String,
+    },
+    /// Inserts a player, or updates the nickname and `last_seen_ms` of an existing one (as
+    /// [`crate::Store::upsert_player`]).
+    UpsertPlayer(Player),
+    /// Records that a player was seen. [`crate::StoreError::NotFound`] if there is no such player.
+    TouchPlayer {
+        /// The player.
+        id: String,
+        /// When (unix ms).
+        now_ms: i64,
+    },
     /// A new table. [`crate::StoreError::Conflict`] if the id or the code is taken.
     CreateTable(TableRecord),
     /// Change a table's status and/or settings. [`crate::StoreError::NotFound`] if there is no such table.

@@ -136,6 +136,8 @@ conformance!(
     concurrent_commits_all_land,
     text_round_trips_exactly,
     group_commit_lands_every_table_and_isolates_a_conflict,
+    long_runs_of_moves_are_all_or_nothing,
+    one_group_commit_writer_keeps_submission_order,
 );
 
 // ---- fixtures
@@ -236,6 +238,21 @@ async fn secret_is_generated_once(db: &mut TestDb) {
     assert_eq!(again, first);
     let other = db.store.secret("other", || "x".to_owned()).await.unwrap();
     assert_eq!(other, "x");
+
+    // Plain settings, set in batches (a heartbeat) and read back.
+    assert_eq!(db.store.setting("alive/node-1").await.unwrap(), None);
+    assert_eq!(db.store.setting("cookie_key").await.unwrap(), Some(first));
+    for now in [1_000, 2_000] {
+        let write = Write::SetSetting {
+            name: "alive/node-1".to_owned(),
+            value: now.to_string(),
+        };
+        db.store.commit(&[write]).await.unwrap();
+    }
+    assert_eq!(
+        db.store.setting("alive/node-1").await.unwrap().as_deref(),
+        Some("2000")
+    );
 }
 
 async fn players_are_upserted_renamed_and_touched(db: &mut TestDb) {
@@ -277,6 +294,39 @@ async fn players_are_upserted_renamed_and_touched(db: &mut TestDb) {
         s.touch_player("nobody", 1).await,
         Err(StoreError::NotFound(_))
     ));
+
+    // The same writes in a batch (group commit): all or nothing.
+    let p2 = Player {
+        id: "p2".to_owned(),
+        nickname: "Bo".to_owned(),
+        created_ms: 5,
+        last_seen_ms: 5,
+    };
+    let batch = [
+        Write::UpsertPlayer(p2.clone()),
+        Write::TouchPlayer {
+            id: "nobody".to_owned(),
+            now_ms: 6,
+        },
+    ];
+    assert!(matches!(s.commit(&batch).await, Err(StoreError::NotFound(_))));
+    assert_eq!(s.player("p2").await.unwrap(), None);
+    s.commit(&[
+        Write::UpsertPlayer(p2.clone()),
+        Write::TouchPlayer {
+            id: "p2".to_owned(),
+            now_ms: 7,
+        },
+    ])
+    .await
+    .unwrap();
+    assert_eq!(
+        s.player("p2").await.unwrap(),
+        Some(Player {
+            last_seen_ms: 7,
+            ..p2
+        })
+    );
 }
 
 async fn tables_are_created_found_and_updated(db: &mut TestDb) {
@@ -366,6 +416,22 @@ async fn a_game_round_trips_with_moves_and_events(db: &mut TestDb) {
         .map(|m| m.ply)
         .collect();
     assert_eq!(plies, [0, 1, 2, 3, 4, 5, 6]);
+    s.commit(&[
+        Write::Event(event("g1", 3, "late")),
+        Write::Event(event("g1", 2, "early")),
+    ])
+    .await
+    .unwrap();
+    let live = s.live_games().await.unwrap();
+    assert_eq!(
+        live[0].moves.iter().map(|m| m.ply).collect::<Vec<_>>(),
+        [0, 1, 2, 3, 4, 5, 6]
+    );
+    assert_eq!(
+        live[0].events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        [0, 1, 2, 3]
+    );
+    assert_eq!(live[0], s.game("g1").await.unwrap().unwrap());
 }
 
 async fn a_ply_stored_twice_is_a_conflict_and_rolls_back_the_batch(db: &mut TestDb) {
@@ -1031,4 +1097,79 @@ async fn group_commit_lands_every_table_and_isolates_a_conflict(db: &mut TestDb)
         .unwrap()
         .unwrap();
     db.reopen().await;
+}
+
+async fn long_runs_of_moves_are_all_or_nothing(db: &mut TestDb) {
+    db.store.create_table(&table("t1", None)).await.unwrap();
+    let games: Vec<String> = (0..30).map(|i| format!("g{i}")).collect();
+    let batch: Vec<Write> = games
+        .iter()
+        .map(|id| Write::CreateGame(game(id, "t1", "[]", 1)))
+        .collect();
+    db.store.commit(&batch).await.unwrap();
+    // 30 games x 5 plies = 150 moves in one run, plies of a game spread through the batch.
+    let run: Vec<Write> = (0..5)
+        .flat_map(|ply| games.iter().map(move |id| Write::Move(mv(id, ply))))
+        .collect();
+
+    // A repeated move deep in the run, then one for a missing game: the whole batch is refused each time.
+    let mut spoiled = run.clone();
+    spoiled.insert(133, Write::Move(mv("g7", 2)));
+    match db.store.commit(&spoiled).await {
+        Err(StoreError::Conflict(message)) => assert!(message.contains("game g"), "{message}"),
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    let mut spoiled = run.clone();
+    spoiled.push(Write::Move(mv("ghost", 0)));
+    assert!(matches!(
+        db.store.commit(&spoiled).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(
+        db.store
+            .live_games()
+            .await
+            .unwrap()
+            .iter()
+            .all(|g| g.moves.is_empty())
+    );
+
+    db.store.commit(&run).await.unwrap();
+    for stored in db.store.live_games().await.unwrap() {
+        assert_eq!(
+            stored.moves,
+            (0..5).map(|ply| mv(&stored.game.id, ply)).collect::<Vec<_>>()
+        );
+    }
+}
+
+async fn one_group_commit_writer_keeps_submission_order(db: &mut TestDb) {
+    db.store.create_table(&table("t1", None)).await.unwrap();
+    let config = GroupCommitConfig::for_backend(db.store.backend());
+    assert_eq!(config.writers, 1);
+    let (group, writers) = GroupCommit::spawn(db.store.clone(), config);
+    // Each table pipelines: the game, then its moves, without waiting for an answer in between.
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let group = group.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = format!("g{i}");
+            let (created, first, second) = tokio::join!(
+                group.commit(vec![Write::CreateGame(game(&id, "t1", r#"["a"]"#, i))]),
+                group.commit(vec![Write::Move(mv(&id, 0))]),
+                group.commit(vec![Write::Move(mv(&id, 1)), Write::Event(event(&id, 0, "x"))]),
+            );
+            created.unwrap();
+            first.unwrap();
+            second.unwrap();
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    drop(group);
+    writers.await.unwrap();
+    let live = db.store.live_games().await.unwrap();
+    assert_eq!(live.len(), 20);
+    assert!(live.iter().all(|g| g.moves.len() == 2 && g.events.len() == 1));
 }
