@@ -399,3 +399,78 @@ pub(crate) fn count_legal<R: Rule>(b: &Board, keep_paths: bool, scratch: &mut Ve
         count_quiet::<R>(b)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::chains;
+    use crate::rule::{English, International, Pool, Russian};
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    /// The generator's moves against the plain path-by-path enumeration of every piece's capture chains.
+    fn check<R: Rule>(b: &Board) -> Result<(), TestCaseError> {
+        let mut fast = Vec::new();
+        legal_moves::<R>(b, true, &mut fast);
+        let unique: HashSet<Move> = fast.iter().copied().collect();
+        prop_assert_eq!(unique.len(), fast.len(), "a move listed twice");
+        let mut slow: HashSet<Move> = HashSet::new();
+        for from in 0..64u8 {
+            if R::MASK & (1 << from) != 0 {
+                slow.extend(chains::<R>(b, from).into_iter().map(|(m, _)| m));
+            }
+        }
+        if R::MAJORITY {
+            let best = slow.iter().map(|m| m.captured.count_ones()).max().unwrap_or(0);
+            slow.retain(|m| m.captured.count_ones() == best);
+        }
+        if slow.is_empty() {
+            let mut quiet = Vec::new();
+            quiet_moves::<R>(b, &mut quiet);
+            slow.extend(quiet);
+        }
+        prop_assert_eq!(unique, slow);
+        Ok(())
+    }
+
+    fn board(h: u32) -> impl Strategy<Value = Board> {
+        (prop::collection::vec(0u8..12, 50), any::<bool>()).prop_map(move |(cells, white)| {
+            let squares = 2 * h * h;
+            let mut b = Board {
+                pieces: [0, 0],
+                kings: 0,
+                turn: if white { Color::White } else { Color::Black },
+            };
+            for s in 0..squares {
+                let cell = cells[s as usize];
+                if cell < 5 {
+                    continue;
+                }
+                let color = usize::from(cell % 2 == 1);
+                let bit = 1u64 << crate::rule::bit_of(s, h);
+                b.pieces[color] |= bit;
+                let crown_row = if color == 1 { s >= squares - h } else { s < h };
+                if cell >= 10 || crown_row {
+                    b.kings |= bit;
+                }
+            }
+            b
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        #[test]
+        fn generator_matches_the_plain_enumeration_english(b in board(4)) { check::<English>(&b)?; }
+
+        #[test]
+        fn generator_matches_the_plain_enumeration_russian(b in board(4)) { check::<Russian>(&b)?; }
+
+        #[test]
+        fn generator_matches_the_plain_enumeration_pool(b in board(4)) { check::<Pool>(&b)?; }
+
+        #[test]
+        fn generator_matches_the_plain_enumeration_international(b in board(5)) { check::<International>(&b)?; }
+    }
+}

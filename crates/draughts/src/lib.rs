@@ -18,7 +18,9 @@ mod board;
 mod generator;
 mod rule;
 
+pub mod bench;
 pub mod fen;
+pub mod game;
 pub mod moves;
 pub mod notation;
 pub mod perft;
@@ -26,6 +28,7 @@ pub mod position;
 
 pub use board::Color;
 pub use fen::FenError;
+pub use game::{Game, Options};
 pub use moves::{Move, MoveList};
 pub use notation::PdnMove;
 pub use parlor_game::DraughtsVariant;

@@ -59,8 +59,8 @@ impl fmt::Display for PdnMove {
 }
 
 impl PdnMove {
-    /// The legal move this names in `pos`. A bare from-to names every legal move with that start and end; a longer
-    /// path names the capture that lands on exactly those squares.
+    /// The legal move this names in `pos`. `a-b` names the quiet move; a bare `axb` names every capture with that
+    /// start and end; a longer path names the capture that lands on exactly those squares.
     ///
     /// # Errors
     /// [`MoveErrorKind::Malformed`] for a square not on the board, [`MoveErrorKind::Illegal`] when no legal move
@@ -75,9 +75,11 @@ impl PdnMove {
         }
         let (first, last) = (self.squares[0], self.squares[self.squares.len() - 1]);
         let legal = pos.legal_moves();
-        let same_ends = legal
-            .iter()
-            .filter(|m| pos.from_square(**m) == first && pos.to_square(**m) == last);
+        // `-` names a quiet move and `x` a capture: with capturing optional, a king may have both between the same
+        // two squares (a capture ring that ends where a quiet move would).
+        let same_ends = legal.iter().filter(|m| {
+            m.is_capture() == self.capture && pos.from_square(**m) == first && pos.to_square(**m) == last
+        });
         let matches: Vec<Move> = if self.squares.len() == 2 {
             same_ends.copied().collect()
         } else {
@@ -120,7 +122,10 @@ pub(crate) fn write(pos: &Position, m: Move, legal: &[Move]) -> String {
     if !m.is_capture() {
         return format!("{from}-{to}");
     }
-    let shared = legal.iter().filter(|o| o.from == m.from && o.to == m.to).count();
+    let shared = legal
+        .iter()
+        .filter(|o| o.is_capture() && o.from == m.from && o.to == m.to)
+        .count();
     if shared <= 1 {
         format!("{from}x{to}")
     } else {
