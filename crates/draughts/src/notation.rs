@@ -59,8 +59,9 @@ impl fmt::Display for PdnMove {
 }
 
 impl PdnMove {
-    /// The legal move this names in `pos`. `a-b` names the quiet move; a bare `axb` names every capture with that
-    /// start and end; a longer path names the capture that lands on exactly those squares.
+    /// The legal move this names in `pos`. `a-b` names the quiet move; `axb` names the single-jump capture from a
+    /// to b if there is one (its full path), else every capture with that start and end; a longer path names the
+    /// capture that lands on exactly those squares.
     ///
     /// # Errors
     /// [`MoveErrorKind::Malformed`] for a square not on the board, [`MoveErrorKind::Illegal`] when no legal move
@@ -80,13 +81,18 @@ impl PdnMove {
         let same_ends = legal.iter().filter(|m| {
             m.is_capture() == self.capture && pos.from_square(**m) == first && pos.to_square(**m) == last
         });
-        let matches: Vec<Move> = if self.squares.len() == 2 {
-            same_ends.copied().collect()
-        } else {
+        let same_ends: Vec<Move> = same_ends.copied().collect();
+        let exact: Vec<Move> = same_ends
+            .iter()
+            .filter(|m| paths(pos, **m).contains(&self.squares))
+            .copied()
+            .collect();
+        // Two squares are a bare from-to, unless they are themselves the whole path of a one-jump capture: that
+        // move has no longer spelling, so `15x24` names the single jump even when a longer chain also ends on 24.
+        let matches = if self.squares.len() == 2 && exact.len() != 1 {
             same_ends
-                .filter(|m| paths(pos, **m).contains(&self.squares))
-                .copied()
-                .collect()
+        } else {
+            exact
         };
         match matches.as_slice() {
             [m] => Ok(*m),

@@ -189,6 +189,18 @@ fn from_to_naming_two_captures_is_ambiguous_and_full_paths_tell_them_apart() {
 }
 
 #[test]
+fn a_single_jump_is_its_own_full_path_even_when_a_longer_chain_shares_its_ends() {
+    // English king 18 (d4) can take 14 alone (18x9), or go round 15, 16, 24, 23 back to 18 and then take 14: both
+    // end on 9. `18x9` is the whole path of the single jump, so it names that move; the ring needs its full path.
+    let fen = "B:W14,15,16,23,24:BK18";
+    assert_eq!(wires(English, fen), ["18x27x20x11x18x9", "18x9"]);
+    let pos = Position::from_fen(English, fen).unwrap();
+    assert_eq!(pos.parse_move("18x9").unwrap().capture_count(), 1);
+    assert_eq!(pos.parse_move("18x27x20x11x18x9").unwrap().capture_count(), 5);
+    assert_eq!(pos.parse_move("18x11x20x27x18x9").unwrap().capture_count(), 5);
+}
+
+#[test]
 fn refused_moves_leave_the_game_unchanged() {
     let mut game = Game::new(English, Options::default());
     let before = game.position().to_fen();
