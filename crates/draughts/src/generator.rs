@@ -433,24 +433,27 @@ mod tests {
         Ok(())
     }
 
+    /// Random boards: each square occupied with probability `density` percent, one piece in five a king.
     fn board(h: u32) -> impl Strategy<Value = Board> {
-        (prop::collection::vec(0u8..12, 50), any::<bool>()).prop_map(move |(cells, white)| {
+        let cells = prop::collection::vec(0u8..100, 50);
+        (cells, 10u8..80, any::<bool>()).prop_map(move |(cells, density, white)| {
             let squares = 2 * h * h;
+            let turn = if white { Color::White } else { Color::Black };
             let mut b = Board {
                 pieces: [0, 0],
                 kings: 0,
-                turn: if white { Color::White } else { Color::Black },
+                turn,
             };
             for s in 0..squares {
                 let cell = cells[s as usize];
-                if cell < 5 {
+                if cell >= density {
                     continue;
                 }
                 let color = usize::from(cell % 2 == 1);
                 let bit = 1u64 << crate::rule::bit_of(s, h);
                 b.pieces[color] |= bit;
                 let crown_row = if color == 1 { s >= squares - h } else { s < h };
-                if cell >= 10 || crown_row {
+                if cell % 5 == 0 || crown_row {
                     b.kings |= bit;
                 }
             }

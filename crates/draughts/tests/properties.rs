@@ -22,10 +22,11 @@ fn variant() -> impl Strategy<Value = DraughtsVariant> {
     prop::sample::select(DraughtsVariant::ALL.to_vec())
 }
 
-/// A random position: each square empty (most often) or holding a man or king of either side; men that would
-/// stand on their crowning row are made kings.
+/// A random position: each square occupied with probability `density` percent, one piece in five a king; men
+/// that would stand on their crowning row are made kings.
 fn position() -> impl Strategy<Value = Position> {
-    (variant(), prop::collection::vec(0u8..12, 50), any::<bool>()).prop_map(|(variant, cells, white)| {
+    let cells = prop::collection::vec(0u8..100, 50);
+    (variant(), cells, 10u8..80, any::<bool>()).prop_map(|(variant, cells, density, white)| {
         let squares: u32 = if variant == DraughtsVariant::International {
             50
         } else {
@@ -35,20 +36,16 @@ fn position() -> impl Strategy<Value = Position> {
         let mut lists = [Vec::new(), Vec::new()];
         for sq in 1..=squares {
             let cell = cells[sq as usize - 1];
-            if cell < 6 {
+            if cell >= density {
                 continue;
             }
             let black = cell % 2 == 1;
             let crown_row = if black { sq > squares - row } else { sq <= row };
-            let king = cell >= 10 || crown_row;
+            let king = cell % 5 == 0 || crown_row;
             lists[usize::from(black)].push(if king { format!("K{sq}") } else { sq.to_string() });
         }
-        let fen = format!(
-            "{}:W{}:B{}",
-            if white { 'W' } else { 'B' },
-            lists[0].join(","),
-            lists[1].join(",")
-        );
+        let turn = if white { 'W' } else { 'B' };
+        let fen = format!("{turn}:W{}:B{}", lists[0].join(","), lists[1].join(","));
         Position::from_fen(variant, &fen).unwrap()
     })
 }
