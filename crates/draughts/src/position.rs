@@ -176,6 +176,11 @@ impl Position {
         MoveList(out)
     }
 
+    /// Appends the legal moves to `out` without allocating when it has room (the fast path for a search).
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        with_rule!(self.variant, R => generator::legal_moves::<R>(&self.board, self.mandatory_capture, out));
+    }
+
     /// True if `m` is one of the legal moves.
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(&m)

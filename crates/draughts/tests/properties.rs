@@ -90,6 +90,9 @@ proptest! {
     #[test]
     fn notation_of_every_legal_move_parses_back_to_it(pos in position()) {
         let legal = pos.legal_moves();
+        let mut buffer = Vec::new();
+        pos.legal_moves_into(&mut buffer);
+        prop_assert_eq!(&buffer[..], &legal[..]);
         for &m in legal.iter() {
             let text = pos.move_notation(m);
             prop_assert_eq!(pos.parse_move(&text), Ok(m), "{}", text);
