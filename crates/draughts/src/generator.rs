@@ -124,6 +124,10 @@ struct Capture<'a, R: Rule> {
     start: usize,
     /// Keep chains that differ only in path ("dups keep") instead of merging them.
     keep_paths: bool,
+    /// Only count the chains that cannot have duplicates (fewer than three pieces taken) instead of listing them.
+    count_only: bool,
+    /// Chains counted and not listed.
+    counted: usize,
     out: &'a mut Vec<Move>,
     rule: PhantomData<R>,
 }
@@ -139,8 +143,13 @@ impl<R: Rule> Capture<'_, R> {
             }
             if n > self.best {
                 self.out.truncate(self.start);
+                self.counted = 0;
                 self.best = n;
             }
+        }
+        if self.count_only && n < 3 {
+            self.counted += 1;
+            return;
         }
         let m = Move {
             from: self.from,
@@ -246,6 +255,17 @@ impl<R: Rule> Capture<'_, R> {
 /// Appends every capture of the side to move to `out` (majority rule applied). Returns how many. With
 /// `keep_paths`, a result reached by several paths is listed once per path (the "dups keep" perft convention).
 pub(crate) fn captures<R: Rule>(b: &Board, keep_paths: bool, out: &mut Vec<Move>) -> usize {
+    capture_search::<R>(b, keep_paths, false, out)
+}
+
+/// The number of captures of the side to move; `scratch` holds the ones that need the duplicate check.
+#[inline(always)]
+fn count_captures<R: Rule>(b: &Board, keep_paths: bool, scratch: &mut Vec<Move>) -> usize {
+    capture_search::<R>(b, keep_paths, true, scratch)
+}
+
+#[inline(always)]
+fn capture_search<R: Rule>(b: &Board, keep_paths: bool, count_only: bool, out: &mut Vec<Move>) -> usize {
     let us = b.turn;
     let own = b.pieces[us.index()];
     let start = out.len();
@@ -257,6 +277,8 @@ pub(crate) fn captures<R: Rule>(b: &Board, keep_paths: bool, out: &mut Vec<Move>
         best: 1,
         start,
         keep_paths,
+        count_only,
+        counted: 0,
         out,
         rule: PhantomData,
     };
@@ -288,7 +310,7 @@ pub(crate) fn captures<R: Rule>(b: &Board, keep_paths: bool, out: &mut Vec<Move>
             cap.short_king(king, 0);
         }
     }
-    cap.out.len() - start
+    cap.counted + cap.out.len() - start
 }
 
 /// Appends every non-capturing move of the side to move to `out`.
@@ -394,7 +416,7 @@ pub(crate) fn generate<R: Rule>(b: &Board, mandatory_capture: bool, keep_paths: 
 pub(crate) fn count_legal<R: Rule>(b: &Board, keep_paths: bool, scratch: &mut Vec<Move>) -> u64 {
     if has_capture::<R>(b) {
         scratch.clear();
-        captures::<R>(b, keep_paths, scratch) as u64
+        count_captures::<R>(b, keep_paths, scratch) as u64
     } else {
         count_quiet::<R>(b)
     }
