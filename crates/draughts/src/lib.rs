@@ -2,7 +2,7 @@
 //! notation, every draw rule, and a fast perft. No rules library underneath.
 //!
 //! # Layout
-//! - [`rule`](crate::rule) (private): each variant's rules as constants of one trait, and the padded bitboard
+//! - `rule` (private): each variant's rules as constants of one trait, and the padded bitboard
 //!   layout; the generator is generic over it, so the four variants share one copy of the code.
 //! - `board` / `generator` (private): the bitboards and the move generator.
 //! - [`moves`]: [`Move`] (a whole turn) and [`MoveList`].
@@ -10,7 +10,7 @@
 //! - [`fen`]: PDN FEN and [`FenError`].
 //! - [`notation`]: PDN moves ([`PdnMove`]) and capture paths.
 //! - [`game`]: [`Game`], a whole game as a table runs it (`impl parlor_game::Rules`): draw rules, events, PDN export.
-//! - [`perft`](mod@perft): fast bulk-counting perft; [`bench`]: the `parlor bench perft` measurements.
+//! - [`perft`](mod@perft): fast bulk-counting perft; [`bench`](mod@bench): what `parlor perft` and `parlor bench perft` run.
 //!
 //! The rules of each variant, their sources and the choices made are in `docs/rules/draughts.md`.
 
