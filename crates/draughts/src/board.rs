@@ -65,15 +65,14 @@ impl Board {
     #[inline(always)]
     pub(crate) fn play(&mut self, m: Move) {
         let us = self.turn.index();
+        let them = self.turn.other().index();
         let from = 1u64 << m.from;
         let to = 1u64 << m.to;
         // `from` may equal `to` (a capture ring), so clear before setting.
         self.pieces[us] = (self.pieces[us] & !from) | to;
-        if self.kings & from != 0 || m.promote {
-            self.kings = (self.kings & !from) | to;
-        }
-        self.pieces[us ^ 1] &= !m.captured;
-        self.kings &= !m.captured;
+        self.pieces[them] &= !m.captured;
+        let king_lands = (self.kings & from != 0) | m.promote;
+        self.kings = (self.kings & !from & !m.captured) | (to * u64::from(king_lands));
         self.turn = self.turn.other();
     }
 

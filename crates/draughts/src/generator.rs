@@ -118,6 +118,8 @@ struct Capture<'a, R: Rule> {
     empty: u64,
     /// Squares where the moving man is crowned.
     crown: u64,
+    /// The directions the side's men move in.
+    forward: [usize; 2],
     /// Majority rule: the most pieces any chain found so far takes.
     best: u32,
     /// Where this position's captures begin in `out`.
@@ -166,27 +168,39 @@ impl<R: Rule> Capture<'_, R> {
     }
 
     /// A man on `cur` that has taken `captured` goes on capturing if it can.
-    fn man(&mut self, cur: u64, captured: u64, dirs: &[usize]) {
+    fn man(&mut self, cur: u64, captured: u64) {
         let mut more = false;
-        for &d in dirs {
-            let victim = R::step(cur, d) & self.enemy & !captured;
-            if victim == 0 {
-                continue;
+        if R::MEN_CAPTURE_BACKWARD {
+            for d in ALL {
+                more |= self.man_jump(cur, captured, d);
             }
-            let land = R::step(victim, d) & self.empty;
-            if land == 0 {
-                continue;
-            }
-            more = true;
-            if R::CROWN_MID_CAPTURE && land & self.crown != 0 {
-                self.flying_landed(land, d, captured | victim, true);
-            } else {
-                self.man(land, captured | victim, dirs);
+        } else {
+            for d in self.forward {
+                more |= self.man_jump(cur, captured, d);
             }
         }
         if !more && captured != 0 {
             self.record(cur, captured, cur & self.crown != 0);
         }
+    }
+
+    /// The man on `cur` jumps in direction `d` if it can, and goes on from there; returns whether it could.
+    #[inline(always)]
+    fn man_jump(&mut self, cur: u64, captured: u64, d: usize) -> bool {
+        let victim = R::step(cur, d) & self.enemy & !captured;
+        if victim == 0 {
+            return false;
+        }
+        let land = R::step(victim, d) & self.empty;
+        if land == 0 {
+            return false;
+        }
+        if R::CROWN_MID_CAPTURE && land & self.crown != 0 {
+            self.flying_landed(land, d, captured | victim, true);
+        } else {
+            self.man(land, captured | victim);
+        }
+        true
     }
 
     /// A short (English) king on `cur` goes on capturing if it can.
@@ -274,6 +288,7 @@ fn capture_search<R: Rule>(b: &Board, keep_paths: bool, count_only: bool, out: &
         enemy: b.pieces[us.other().index()],
         empty: !b.occupied() & R::MASK,
         crown: Board::crown_row::<R>(us),
+        forward: forward(us),
         best: 1,
         start,
         keep_paths,
@@ -283,16 +298,10 @@ fn capture_search<R: Rule>(b: &Board, keep_paths: bool, count_only: bool, out: &
         rule: PhantomData,
     };
     let base_empty = cap.empty;
-    let forward_dirs = forward(us);
-    let man_dirs: &[usize] = if R::MEN_CAPTURE_BACKWARD {
-        &ALL
-    } else {
-        &forward_dirs
-    };
     for man in bits(men_that_capture::<R>(b)) {
         cap.from = index(man);
         cap.empty = base_empty | man;
-        cap.man(man, 0, man_dirs);
+        cap.man(man, 0);
     }
     let kings = own & b.kings;
     if R::FLYING_KINGS {
