@@ -195,12 +195,26 @@ impl<R: Rule> Capture<'_, R> {
         if land == 0 {
             return false;
         }
+        let taken = captured | victim;
         if R::CROWN_MID_CAPTURE && land & self.crown != 0 {
-            self.flying_landed(land, d, captured | victim, true);
+            self.flying_landed(land, d, taken, true);
+        } else if !R::MEN_CAPTURE_BACKWARD && !self.man_can_jump(land, taken) {
+            // Most English chains end after one jump: record them without another call. (Measured: this pays
+            // for men with two capture directions, not for men with four.)
+            self.record(land, taken, land & self.crown != 0);
         } else {
-            self.man(land, captured | victim);
+            self.man(land, taken);
         }
         true
+    }
+
+    /// True if a man on `cur` that has taken `captured` can jump again forward.
+    #[inline(always)]
+    fn man_can_jump(&self, cur: u64, captured: u64) -> bool {
+        let enemy = self.enemy & !captured;
+        self.forward
+            .into_iter()
+            .any(|d| R::step(R::step(cur, d) & enemy, d) & self.empty != 0)
     }
 
     /// A short (English) king on `cur` goes on capturing if it can.
