@@ -494,3 +494,20 @@ fn move_views_show_paths_and_captures_on_the_grid() {
     assert_eq!(parlor_draughts::square_coord(International, 46), Coord::new(0, 0));
     assert_eq!(parlor_draughts::square_coord(International, 5), Coord::new(9, 9));
 }
+
+#[test]
+fn a_game_is_usable_as_any_game() {
+    let mut game: parlor_game::AnyGame = Box::new(Game::new(Pool, Options::default()));
+    assert_eq!(game.kind(), parlor_game::GameKind::Draughts(Pool));
+    assert_eq!(game.seat_count(), 2);
+    game.play("11-15").unwrap();
+    let copy = game.clone();
+    assert_eq!(copy.position_text(), game.position_text());
+    assert_eq!(copy.start_text(), Position::start(Pool).to_fen());
+    assert_ne!(copy.position_text(), copy.start_text());
+    assert_eq!(copy.history().len(), 1);
+    assert_eq!(copy.repetition_key(), game.repetition_key());
+    assert!(copy.checked_kings().is_empty());
+    assert_eq!(copy.points().as_slice(), &[0, 0]);
+    assert_eq!(copy.eliminated().as_slice(), &[false, false]);
+}
