@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use parlor_game::bench::{Sample, compare};
-use parlor_game::{GameKind, perft, perft_divide};
+use parlor_game::{DraughtsVariant, GameKind, perft, perft_divide};
 use std::time::Instant;
 
 /// Parlor: chess, draughts and four-player chess in the browser, self-hosted.
@@ -68,7 +68,10 @@ struct PerftArgs {
     /// chess, draughts or chess4.
     #[arg(long, default_value = "chess")]
     game: String,
-    /// Start position (FEN); the standard start if absent.
+    /// Draughts variant: english, international, russian or pool.
+    #[arg(long, default_value = "english")]
+    variant: DraughtsVariant,
+    /// Start position (FEN, or PDN FEN for draughts); the standard start if absent.
     #[arg(long)]
     fen: Option<String>,
     /// Depth in plies.
@@ -187,7 +190,15 @@ fn print_perft<P: parlor_game::Position>(pos: &P, args: &PerftArgs) {
 }
 
 fn run_perft(args: &PerftArgs) -> Result<()> {
-    match game_kind(&args.game)? {
+    let kind = match game_kind(&args.game)? {
+        GameKind::Draughts(_) => GameKind::Draughts(args.variant),
+        other => other,
+    };
+    match kind {
+        GameKind::Draughts(variant) => {
+            let report = parlor_draughts::bench::perft_report(variant, args.fen.as_deref(), args.depth, args.divide)?;
+            print!("{report}");
+        }
         GameKind::Chess => {
             let pos = match &args.fen {
                 Some(fen) => parlor_chess::Position::from_fen(fen)?,
@@ -246,6 +257,10 @@ fn bench_perft(args: &BenchPerftArgs) -> Result<()> {
             }
             let worst = ratios.iter().copied().fold(f64::INFINITY, f64::min);
             println!("worst ratio: {worst:.3} (target >= 0.90)");
+        }
+        GameKind::Draughts(_) => {
+            println!("draughts perft, median of {} runs", args.runs);
+            parlor_draughts::bench::bench_perft(args.runs, |r| println!("{r}"))?;
         }
         other => bail!("bench perft for {other} is not available yet"),
     }
