@@ -85,3 +85,99 @@ pub fn median(runs: &[BenchRun]) -> Option<BenchRun> {
     sorted.sort_by_key(|r| r.elapsed);
     sorted.get(sorted.len() / 2).cloned()
 }
+
+/// Perft of the standard start at depths 0-6, free-for-all (equal to the Teams numbers of the shared test data
+/// up to depth 6). The benchmark checks its count against these.
+pub const START_COUNTS: [u64; 7] = [1, 20, 395, 7800, 152_050, 3_452_310, 77_430_383];
+
+/// The position a command line names: the standard start, or a FEN4; with Teams legality if asked.
+///
+/// # Errors
+/// [`crate::Fen4Error`] if the FEN4 is invalid.
+pub fn cli_position(fen4: Option<&str>, teams: bool) -> Result<Position, crate::Fen4Error> {
+    let mut pos = match fen4 {
+        Some(text) => Position::from_fen4(text)?,
+        None => Position::start(),
+    };
+    pos.set_teams_legality(teams);
+    Ok(pos)
+}
+
+/// The text `parlor perft --game chess4` prints: with `divide`, one `move: count` line per first move, then the
+/// total; and the time taken.
+pub fn perft_report(pos: &Position, depth: u32, divide: bool) -> String {
+    let start = Instant::now();
+    let mut out = String::new();
+    let total = if divide {
+        let split = perft_divide(pos, depth);
+        for (m, n) in &split {
+            out.push_str(&format!("{m}: {n}\n"));
+        }
+        out.push('\n');
+        split.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(pos, depth)
+    };
+    let elapsed = start.elapsed();
+    out.push_str(&format!("perft({depth}) = {total}\n"));
+    out.push_str(&format!(
+        "time {:.3} s, {:.2} Mnodes/s\n",
+        elapsed.as_secs_f64(),
+        total as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6
+    ));
+    out
+}
+
+/// A benchmark whose count differs from the known one (the rules or the generator changed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("perft({depth}) from the start counted {got} nodes, expected {expected}")]
+pub struct BenchMismatch {
+    /// The depth.
+    pub depth: u32,
+    /// Nodes counted.
+    pub got: u64,
+    /// Nodes expected.
+    pub expected: u64,
+}
+
+/// The text `parlor bench perft --game chess4` prints: every run, then the median run's time and speed.
+///
+/// # Errors
+/// [`BenchMismatch`] if a run from the standard start counts other than [`START_COUNTS`].
+pub fn bench_report(
+    pos: &Position,
+    depth: u32,
+    runs: usize,
+    from_start: bool,
+) -> Result<String, BenchMismatch> {
+    let results = bench(pos, depth, runs);
+    let mut out = String::new();
+    for (i, r) in results.iter().enumerate() {
+        if let Some(&expected) = START_COUNTS.get(depth as usize).filter(|_| from_start)
+            && r.nodes != expected
+        {
+            return Err(BenchMismatch {
+                depth,
+                got: r.nodes,
+                expected,
+            });
+        }
+        out.push_str(&format!(
+            "run {}: {} nodes in {:.3} s ({:.2} Mnodes/s)\n",
+            i + 1,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            r.nodes_per_second() / 1e6
+        ));
+    }
+    if let Some(m) = median(&results) {
+        out.push_str(&format!(
+            "median of {}: perft({depth}) = {} in {:.3} s, {:.2} Mnodes/s (one thread)\n",
+            results.len(),
+            m.nodes,
+            m.elapsed.as_secs_f64(),
+            m.nodes_per_second() / 1e6
+        ));
+    }
+    Ok(out)
+}
