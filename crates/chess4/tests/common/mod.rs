@@ -1,7 +1,12 @@
 //! Test helpers: a deliberately simple second implementation of the free-for-all rules (a plain 14x14 array,
 //! every legality test done by playing the move and asking every enemy piece whether it attacks the king), a
 //! small seeded random generator and random playouts.
-#![allow(dead_code, clippy::unwrap_used, clippy::needless_range_loop, clippy::manual_range_contains)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::needless_range_loop,
+    clippy::manual_range_contains
+)]
 
 use parlor_chess4::{Position, Role, Square};
 use parlor_game::Seat;
