@@ -701,12 +701,21 @@ impl Position {
         for ok in &mut self.ep_ok {
             *ok &= !(1 << s);
         }
-        self.ep[s] = if m.kind == MoveKind::DoubleStep {
-            at(from, FWD[s])
+        if m.kind == MoveKind::DoubleStep {
+            self.ep[s] = at(from, FWD[s]);
+            self.ep_ok[s] = !self.dead & 0xF & !(1 << s);
         } else {
-            0
-        };
-        self.ep_ok[s] = !self.dead & 0xF & !(1 << s);
+            self.ep[s] = 0;
+            self.ep_ok[s] = 0;
+        }
+        // A window closes for good once its square is occupied or its pawn is gone.
+        for u in 0..4 {
+            let t = self.ep[u];
+            if t != 0 && (self.board[t] != EMPTY || self.board[at(t, FWD[u])] != code(u as u8, PAWN)) {
+                self.ep[u] = 0;
+                self.ep_ok[u] = 0;
+            }
+        }
         if piece & 7 == PAWN || captured != EMPTY {
             self.halfmove = 0;
         } else {
@@ -803,6 +812,11 @@ impl Position {
         }
         self.castling &= !(3 << (2 * u));
         self.ep[u] = 0;
+        self.ep_ok[u] = 0;
+        self.kings[u] = 0;
+        for ok in &mut self.ep_ok {
+            *ok &= !(1 << u);
+        }
     }
 
     /// Eliminates a seat that resigned or lost on time (its pieces turn grey, nobody scores), then passes the

@@ -495,6 +495,19 @@ impl RefPos {
         } else {
             None
         };
+        // A window closes once its square is occupied or its pawn is gone.
+        for u in 0..4 {
+            if let Some(t) = self.ep[u]
+                && (self.at(t).is_some()
+                    || self.at(add(t, FWD[u], 1))
+                        != Some(Cell {
+                            colour: u as u8,
+                            role: 'P',
+                        }))
+            {
+                self.ep[u] = None;
+            }
+        }
         if let Some(c) = captured
             && c.colour < 4
         {
