@@ -249,6 +249,7 @@ impl Position {
         if let Some(extra) = extra {
             pos.read_en_passant(extra)?;
         }
+        pos.rebuild_occupancy();
         Ok(pos)
     }
 

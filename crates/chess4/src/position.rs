@@ -11,7 +11,7 @@
 
 use crate::chess_move::{Move, MoveKind, MoveList};
 use crate::piece::{Piece, Role};
-use crate::square::{CELLS, Square};
+use crate::square::{CELLS, PLAYING, Square};
 use parlor_game::{BySeat, Seat};
 
 pub(crate) const EMPTY: u8 = 0;
@@ -200,6 +200,8 @@ impl Sink for AnyMove {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     pub(crate) board: [u8; CELLS],
+    /// The cells of each live seat's pieces, as bit sets over the padded layout (the generator's piece loop).
+    pub(crate) occ: [[u64; 5]; 4],
     pub(crate) kings: [usize; 4],
     pub(crate) turn: usize,
     /// Eliminated seats, bit per seat.
@@ -237,6 +239,7 @@ impl Position {
         }
         Position {
             board,
+            occ: [[0; 5]; 4],
             kings: [0; 4],
             turn: 0,
             dead: 0,
@@ -268,7 +271,33 @@ impl Position {
         }
         pos.castling = 0xFF;
         pos.turn = first.index();
+        pos.rebuild_occupancy();
         pos
+    }
+
+    /// Recomputes the per-seat piece sets from the board.
+    pub(crate) fn rebuild_occupancy(&mut self) {
+        self.occ = [[0; 5]; 4];
+        for &i in &PLAYING {
+            let i = usize::from(i);
+            let p = self.board[i];
+            let colour = usize::from(p >> 3);
+            if p != EMPTY && colour < 4 {
+                self.occ[colour][i >> 6] |= 1 << (i & 63);
+            }
+        }
+    }
+
+    #[inline]
+    fn occ_clear(&mut self, colour: usize, sq: usize) {
+        if colour < 4 {
+            self.occ[colour][sq >> 6] &= !(1 << (sq & 63));
+        }
+    }
+
+    #[inline]
+    fn occ_set(&mut self, colour: usize, sq: usize) {
+        self.occ[colour][sq >> 6] |= 1 << (sq & 63);
     }
 
     /// Turns on the Teams legality used by the team-mode perft numbers: a move may not leave the mover's king
@@ -499,10 +528,19 @@ impl Position {
         // checker and block the other; en passant is always verified by playing it.
         let double = checkers >= 2;
         {
-            for sq in Square::all() {
-                let from = sq.index();
+            let mut bits = self.occ[s];
+            let mut word = 0;
+            loop {
+                while word < 5 && bits[word] == 0 {
+                    word += 1;
+                }
+                if word == 5 {
+                    break;
+                }
+                let from = word * 64 + bits[word].trailing_zeros() as usize;
+                bits[word] &= bits[word] - 1;
                 let p = b[from];
-                if p >> 3 != own || p == EMPTY || p & 7 == KING || (double && p & 7 != PAWN) {
+                if p & 7 == KING || (double && p & 7 != PAWN) {
                     continue;
                 }
                 let pin = pins[..npins].iter().find(|(x, _)| *x == from).map(|(_, d)| *d);
@@ -662,20 +700,31 @@ impl Position {
                     let victim = at(to, FWD[u]);
                     captured = self.board[victim];
                     self.board[victim] = EMPTY;
+                    self.occ_clear(u, victim);
                 }
             }
             MoveKind::CastleKingSide => {
                 let r = RIGHT[s];
                 self.board[at(from, 3 * r)] = EMPTY;
                 self.board[at(from, r)] = code(s as u8, ROOK);
+                self.occ_clear(s, at(from, 3 * r));
+                self.occ_set(s, at(from, r));
             }
             MoveKind::CastleQueenSide => {
                 let r = RIGHT[s];
                 self.board[at(from, -4 * r)] = EMPTY;
                 self.board[at(from, -r)] = code(s as u8, ROOK);
+                self.occ_clear(s, at(from, -4 * r));
+                self.occ_set(s, at(from, -r));
             }
-            _ => {}
+            _ => {
+                if captured != EMPTY {
+                    self.occ_clear(usize::from(captured >> 3), to);
+                }
+            }
         }
+        self.occ_clear(s, from);
+        self.occ_set(s, to);
         self.board[to] = if m.kind == MoveKind::Promotion {
             code(s as u8, DQUEEN)
         } else {
@@ -732,17 +781,28 @@ impl Position {
                     self.eliminate(victim);
                 }
             }
-            self.points[s] += self.check_bonus(s);
+            // Kings attacked after the move: by the mover (check bonus) and by anyone (mate test). A king nobody
+            // attacks needs neither test, which keeps this cheap.
             let mut mated = 0u32;
+            let mut checked = 0;
+            let mut only_queens = true;
             for u in 0..4 {
-                if u != s
-                    && self.dead & (1 << u) == 0
-                    && attacked(&self.board, self.kings[u], self.enemies(u), NONE)
-                    && !self.has_legal_move(u)
+                if u == s
+                    || self.dead & (1 << u) != 0
+                    || !attacked(&self.board, self.kings[u], self.enemies(u), NONE)
                 {
+                    continue;
+                }
+                let kinds = attack_kinds(&self.board, self.kings[u], 1 << s);
+                if kinds != 0 {
+                    checked += 1;
+                    only_queens &= kinds & !QUEENS == 0;
+                }
+                if !self.has_legal_move(u) {
                     mated |= 1 << u;
                 }
             }
+            self.points[s] += check_bonus(checked, only_queens);
             for u in 0..4 {
                 if mated & (1 << u) != 0 {
                     self.eliminate(u);
@@ -753,30 +813,6 @@ impl Position {
         self.turn = self.next_live(s);
         if !self.teams {
             self.settle();
-        }
-    }
-
-    /// Points for checking several kings with one move: 5 for two, 20 for three; 1 and 5 when every checking
-    /// piece is a queen (promoted or not).
-    fn check_bonus(&self, s: usize) -> i32 {
-        let mut checked = 0;
-        let mut only_queens = true;
-        for u in 0..4 {
-            if u == s || self.dead & (1 << u) != 0 {
-                continue;
-            }
-            let kinds = attack_kinds(&self.board, self.kings[u], 1 << s);
-            if kinds != 0 {
-                checked += 1;
-                only_queens &= kinds & !QUEENS == 0;
-            }
-        }
-        match (checked, only_queens) {
-            (2, true) => 1,
-            (2, false) => 5,
-            (3, true) => 5,
-            (3, false) => 20,
-            _ => 0,
         }
     }
 
@@ -804,6 +840,7 @@ impl Position {
     /// Takes a seat out: its pieces turn grey, its rights and en-passant window go.
     pub(crate) fn eliminate(&mut self, u: usize) {
         self.dead |= 1 << u;
+        self.occ[u] = [0; 5];
         for sq in Square::all() {
             let p = self.board[sq.index()];
             if usize::from(p >> 3) == u && p & 7 != 0 {
@@ -879,6 +916,18 @@ impl Position {
             eat(self.ep[u] as u64);
         }
         h
+    }
+}
+
+/// Points for checking several kings with one move: 5 for two, 20 for three; 1 and 5 when every checking piece
+/// is a queen (promoted or not).
+const fn check_bonus(checked: u32, only_queens: bool) -> i32 {
+    match (checked, only_queens) {
+        (2, true) => 1,
+        (2, false) => 5,
+        (3, true) => 5,
+        (3, false) => 20,
+        _ => 0,
     }
 }
 

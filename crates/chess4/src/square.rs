@@ -11,6 +11,25 @@ use std::fmt;
 /// Number of cells in the padded layout.
 pub(crate) const CELLS: usize = 18 * 16;
 
+/// The padded-layout index of every playing square, rank by rank from a1 (the generator's loop).
+pub(crate) const PLAYING: [u16; 160] = {
+    let mut out = [0u16; 160];
+    let mut n = 0;
+    let mut rank = 0;
+    while rank < 14 {
+        let mut file = 0;
+        while file < 14 {
+            if is_playing(file, rank) {
+                out[n] = (rank as u16 + 2) * 16 + file as u16;
+                n += 1;
+            }
+            file += 1;
+        }
+        rank += 1;
+    }
+    out
+};
+
 /// A square of the board (never a corner or a padding cell).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u16);
@@ -62,7 +81,7 @@ impl Square {
 
     /// All 160 squares, rank by rank from a1.
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..14u8).flat_map(|rank| (0..14u8).filter_map(move |file| Square::from_coords(file, rank)))
+        PLAYING.iter().map(|&i| Square(i))
     }
 
     /// Parses a square name such as `a4` or `n11`; `None` if it is not a playing square.
