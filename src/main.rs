@@ -39,6 +39,9 @@ struct PerftArgs {
     /// chess4: Teams legality (as the team-mode reference numbers) instead of free-for-all.
     #[arg(long)]
     teams: bool,
+    /// chess4: count where free-for-all and Teams legality differ inside the tree.
+    #[arg(long)]
+    compare_teams: bool,
 }
 
 #[derive(Subcommand)]
@@ -68,7 +71,11 @@ fn main() -> Result<()> {
         Command::Perft(a) => match a.game {
             GameKind::Chess4 => {
                 let pos = parlor_chess4::perft::cli_position(a.fen4.as_deref(), a.teams)?;
-                print!("{}", parlor_chess4::perft::perft_report(&pos, a.depth, a.divide));
+                if a.compare_teams {
+                    println!("{:?}", parlor_chess4::perft::compare_rules(&pos, a.depth));
+                } else {
+                    print!("{}", parlor_chess4::perft::perft_report(&pos, a.depth, a.divide));
+                }
             }
             other => bail!("perft for {other} is not in this build"),
         },

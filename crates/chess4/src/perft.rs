@@ -181,3 +181,65 @@ pub fn bench_report(
     }
     Ok(out)
 }
+
+/// Where the free-for-all rules and the Teams legality part ways inside a perft tree (see
+/// [`compare_rules`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleComparison {
+    /// Positions whose moves the perft counts (every node above the leaves).
+    pub nodes: u64,
+    /// Of those, positions where the side to move has a different list of legal moves under Teams legality
+    /// (a king attacked by its partner, a partner's piece that could be taken).
+    pub legality_differs: u64,
+    /// Moves above the last ply after which some seat is eliminated (mate, stalemate or king capture): these
+    /// change the turn order below them.
+    pub eliminating_moves: u64,
+    /// Moves of the last ply (the counted leaves) that eliminate a seat: they are counted alike by both rules.
+    pub eliminating_leaves: u64,
+    /// Moves that score points (captures, check bonuses, mates).
+    pub scoring_moves: u64,
+    /// Free-for-all perft at the same depth.
+    pub leaves: u64,
+}
+
+fn compare(pos: &Position, depth: u32, out: &mut RuleComparison) {
+    let ffa = pos.legal_moves();
+    if depth == 1 {
+        out.leaves += ffa.len() as u64;
+    }
+    out.nodes += 1;
+    let mut teams = pos.clone();
+    teams.set_teams_legality(true);
+    if *teams.legal_moves() != *ffa {
+        out.legality_differs += 1;
+    }
+    for &m in ffa.iter() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        if child.dead != pos.dead {
+            if depth > 1 {
+                out.eliminating_moves += 1;
+            } else {
+                out.eliminating_leaves += 1;
+            }
+        }
+        if child.points != pos.points {
+            out.scoring_moves += 1;
+        }
+        if depth > 1 {
+            compare(&child, depth - 1, out);
+        }
+    }
+}
+
+/// Walks the free-for-all perft tree of `depth` plies and counts where the two rule sets could give different
+/// counts. If no node has a different move list and no move eliminates a seat, the free-for-all and the Teams
+/// perft are equal at this depth (scoring alone changes no move: only the 21-point end, which needs two
+/// eliminations, does).
+pub fn compare_rules(pos: &Position, depth: u32) -> RuleComparison {
+    let mut out = RuleComparison::default();
+    if depth > 0 {
+        compare(pos, depth, &mut out);
+    }
+    out
+}
