@@ -176,7 +176,7 @@ impl Position {
                     if n == 0 {
                         return Err(Fen4Error::Cell(token.to_owned()));
                     }
-                    file += n;
+                    file = file.saturating_add(n);
                     continue;
                 }
                 let piece = piece_token(token)?;
@@ -190,7 +190,7 @@ impl Position {
                         None => {}
                     }
                 }
-                file += 1;
+                file = file.saturating_add(1);
             }
             if file != 14 {
                 return Err(Fen4Error::RowWidth {

@@ -89,3 +89,32 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn the_fen4_reader_never_panics_on_any_text(text in "\\PC{0,300}") {
+        let _ = Position::from_fen4(&text);
+    }
+
+    #[test]
+    fn the_fen4_reader_never_panics_on_damaged_fen4(cut in 0usize..400, insert in "[-,/0-9a-zA-Z{}':()]{0,6}") {
+        let text = Position::start().to_fen4();
+        let at = (0..=cut.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let damaged = format!("{}{}{}", &text[..at], insert, &text[(at + 1).min(text.len())..]);
+        if let Ok(pos) = Position::from_fen4(&damaged) {
+            prop_assert_eq!(Position::from_fen4(&pos.to_fen4()).ok(), Some(pos));
+        }
+    }
+
+    #[test]
+    fn any_wire_text_is_played_or_refused_without_change(wire in "\\PC{0,12}|[KQRBNDP]?[a-n][0-9]{1,2}[-x][a-n][0-9]{1,2}(=[QD])?") {
+        let mut game = Game::new(Options::default());
+        let before = game.position_text();
+        if game.play(&wire).is_err() {
+            prop_assert_eq!(game.position_text(), before);
+            prop_assert!(game.history().is_empty());
+        }
+    }
+}
