@@ -200,34 +200,52 @@ pub struct RuleComparison {
     pub scoring_moves: u64,
     /// Free-for-all perft at the same depth.
     pub leaves: u64,
+    /// Over the positions whose moves are the counted leaves, reached by no elimination on the move before: the
+    /// sum of (free-for-all moves - Teams moves) in the same position.
+    pub leaf_difference_same_position: i64,
+    /// Over the positions reached by a move that eliminated a seat (in free-for-all the turn skips that seat; in
+    /// Teams nothing is eliminated): the sum of (free-for-all moves after it - Teams moves after the same move).
+    pub leaf_difference_after_elimination: i64,
 }
 
-fn compare(pos: &Position, depth: u32, out: &mut RuleComparison) {
+fn compare(pos: &Position, depth: u32, out: &mut RuleComparison, after_elimination: bool) {
     let ffa = pos.legal_moves();
-    if depth == 1 {
-        out.leaves += ffa.len() as u64;
-    }
     out.nodes += 1;
     let mut teams = pos.clone();
     teams.set_teams_legality(true);
-    if *teams.legal_moves() != *ffa {
+    let teams_moves = teams.legal_moves();
+    if *teams_moves != *ffa {
         out.legality_differs += 1;
+    }
+    if depth == 1 {
+        out.leaves += ffa.len() as u64;
+        if !after_elimination {
+            out.leaf_difference_same_position += ffa.len() as i64 - teams_moves.len() as i64;
+        }
     }
     for &m in ffa.iter() {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        if child.dead != pos.dead {
+        let eliminating = child.dead != pos.dead;
+        if eliminating {
             if depth > 1 {
                 out.eliminating_moves += 1;
             } else {
                 out.eliminating_leaves += 1;
+            }
+            if depth == 2 {
+                let mut teams_child = pos.clone();
+                teams_child.set_teams_legality(true);
+                teams_child.play_unchecked(m);
+                out.leaf_difference_after_elimination +=
+                    child.legal_moves().len() as i64 - teams_child.legal_moves().len() as i64;
             }
         }
         if child.points != pos.points {
             out.scoring_moves += 1;
         }
         if depth > 1 {
-            compare(&child, depth - 1, out);
+            compare(&child, depth - 1, out, eliminating);
         }
     }
 }
@@ -239,7 +257,7 @@ fn compare(pos: &Position, depth: u32, out: &mut RuleComparison) {
 pub fn compare_rules(pos: &Position, depth: u32) -> RuleComparison {
     let mut out = RuleComparison::default();
     if depth > 0 {
-        compare(pos, depth, &mut out);
+        compare(pos, depth, &mut out, false);
     }
     out
 }
