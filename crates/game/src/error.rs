@@ -40,10 +40,7 @@ pub struct MoveError {
 impl MoveError {
     /// A refusal of the given kind.
     pub fn new(kind: MoveErrorKind, reason: impl Into<String>) -> MoveError {
-        MoveError {
-            kind,
-            reason: reason.into(),
-        }
+        MoveError { kind, reason: reason.into() }
     }
 
     /// The game is over.

@@ -45,9 +45,7 @@ impl fmt::Display for DraughtsVariant {
 
 /// An unknown game or variant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown game or variant `{0}` (expected chess, chess4, or draughts/english|international|russian|pool)"
-)]
+#[error("unknown game or variant `{0}` (expected chess, chess4, or draughts/english|international|russian|pool)")]
 pub struct ParseKindError(pub String);
 
 impl FromStr for DraughtsVariant {

@@ -175,10 +175,7 @@ mod tests {
 
     #[test]
     fn shared_first_place_has_no_winner() {
-        let d = Decision {
-            places: BySeat::from_slice(&[1, 1, 3, 4]),
-            reason: EndReason::MoveLimit,
-        };
+        let d = Decision { places: BySeat::from_slice(&[1, 1, 3, 4]), reason: EndReason::MoveLimit };
         assert_eq!(d.winner(), None);
     }
 }

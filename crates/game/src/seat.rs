@@ -81,14 +81,8 @@ impl<T: Copy + Default> BySeat<T> {
     /// # Panics
     /// If `seat_count` is not 2, 3 or 4.
     pub fn filled(seat_count: usize, value: T) -> BySeat<T> {
-        assert!(
-            (2..=4).contains(&seat_count),
-            "a table has 2 to 4 seats, not {seat_count}"
-        );
-        BySeat {
-            len: seat_count as u8,
-            values: [value; 4],
-        }
+        assert!((2..=4).contains(&seat_count), "a table has 2 to 4 seats, not {seat_count}");
+        BySeat { len: seat_count as u8, values: [value; 4] }
     }
 
     /// Values from a slice of 2 to 4 items, the first for [`Seat::First`].
@@ -110,10 +104,7 @@ impl<T> BySeat<T> {
 
     /// The seats with their values, in turn order.
     pub fn iter(&self) -> impl Iterator<Item = (Seat, &T)> {
-        Seat::ALL
-            .into_iter()
-            .zip(self.values.iter())
-            .take(self.seat_count())
+        Seat::ALL.into_iter().zip(self.values.iter()).take(self.seat_count())
     }
 
     /// The values, in turn order.
