@@ -13,6 +13,19 @@
 //! - [`game`]: [`Game`]: a whole game as a table runs it (draws, move limit, resignations, wire moves, PGN4);
 //!   implements [`parlor_game::Rules`].
 //! - [`perft`]: a perft with bulk counting, divide, and the benchmark the `parlor` binary runs.
+//!
+//! # Example
+//! ```
+//! use parlor_chess4::{Game, Options, perft};
+//! use parlor_game::{Rules, Seat};
+//!
+//! assert_eq!(perft::perft(&parlor_chess4::Position::start(), 3), 7800);
+//! let mut game = Game::new(Options::default());
+//! game.play("h2-h4").unwrap();
+//! assert_eq!(game.turn(), Some(Seat::Second));
+//! assert!(game.play("h4-h5").is_err()); // Blue's turn: refused, nothing changes
+//! assert_eq!(game.history().len(), 1);
+//! ```
 
 pub mod chess_move;
 pub mod fen4;
