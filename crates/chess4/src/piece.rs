@@ -124,3 +124,14 @@ pub const fn seat_name(seat: Seat) -> &'static str {
         Seat::Fourth => "Green",
     }
 }
+
+/// The seat's mark, drawn on each of its pieces beside the colour so the board reads without colour vision:
+/// Red ●, Blue ▲, Yellow ■, Green ◆.
+pub const fn seat_mark(seat: Seat) -> char {
+    match seat {
+        Seat::First => '●',
+        Seat::Second => '▲',
+        Seat::Third => '■',
+        Seat::Fourth => '◆',
+    }
+}

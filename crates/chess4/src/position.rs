@@ -897,6 +897,31 @@ impl Position {
         out
     }
 
+    /// A text diagram, rank 14 at the top: each piece as its owner's mark and its letter (`●K`, `▲P`; grey
+    /// pieces `·Q`), empty squares `..`, cut-off corners blank.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..14u8).rev() {
+            out.push_str(&format!("{:>2} ", rank + 1));
+            for file in 0..14u8 {
+                let cell = match Square::from_coords(file, rank) {
+                    None => "   ".to_owned(),
+                    Some(sq) => match self.piece_at(sq) {
+                        None => " ..".to_owned(),
+                        Some(p) => {
+                            let mark = p.owner.map_or('·', crate::piece::seat_mark);
+                            format!(" {mark}{}", p.role.letter())
+                        }
+                    },
+                };
+                out.push_str(&cell);
+            }
+            out.push('\n');
+        }
+        out.push_str("    a  b  c  d  e  f  g  h  i  j  k  l  m  n\n");
+        out
+    }
+
     /// A hash of everything that makes two positions the same for repetition: pieces (with grey), side to move,
     /// eliminations, castling rights and open en-passant windows. Points are not part of it.
     pub fn repetition_key(&self) -> u64 {
@@ -962,5 +987,22 @@ impl parlor_game::Position for Position {
     }
     fn repetition_key(&self) -> u64 {
         Position::repetition_key(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_diagram_shows_marks_and_letters() {
+        let d = Position::start().diagram();
+        assert!(
+            d.lines()
+                .next()
+                .is_some_and(|l| l.contains("■R") && l.contains("■K"))
+        );
+        assert!(d.contains("▲K") && d.contains("◆Q") && d.contains("●K"));
+        assert_eq!(d.lines().count(), 15);
     }
 }
