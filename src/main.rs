@@ -80,6 +80,15 @@ struct PerftArgs {
     /// Print the count below each first move.
     #[arg(long)]
     divide: bool,
+    /// Four-player start position (FEN4); the standard start if absent.
+    #[arg(long)]
+    fen4: Option<String>,
+    /// Four-player: Teams legality (as the team-mode reference numbers) instead of free-for-all.
+    #[arg(long)]
+    teams: bool,
+    /// Four-player: count where free-for-all and Teams legality differ inside the tree.
+    #[arg(long)]
+    compare_teams: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -96,6 +105,12 @@ struct BenchPerftArgs {
     /// Timed runs per workload; the median is reported.
     #[arg(long, default_value_t = 5)]
     runs: usize,
+    /// Four-player: start position (FEN4) and depth to time.
+    #[arg(long)]
+    fen4: Option<String>,
+    /// Four-player: depth to time.
+    #[arg(long, default_value_t = 6)]
+    depth: u32,
 }
 
 fn main() -> Result<()> {
@@ -196,8 +211,21 @@ fn run_perft(args: &PerftArgs) -> Result<()> {
     };
     match kind {
         GameKind::Draughts(variant) => {
-            let report = parlor_draughts::bench::perft_report(variant, args.fen.as_deref(), args.depth, args.divide)?;
+            let report =
+                parlor_draughts::bench::perft_report(variant, args.fen.as_deref(), args.depth, args.divide)?;
             print!("{report}");
+        }
+        GameKind::Chess4 => {
+            let pos =
+                parlor_chess4::perft::cli_position(args.fen4.as_deref().or(args.fen.as_deref()), args.teams)?;
+            if args.compare_teams {
+                println!("{:?}", parlor_chess4::perft::compare_rules(&pos, args.depth));
+            } else {
+                print!(
+                    "{}",
+                    parlor_chess4::perft::perft_report(&pos, args.depth, args.divide)
+                );
+            }
         }
         GameKind::Chess => {
             let pos = match &args.fen {
@@ -206,7 +234,6 @@ fn run_perft(args: &PerftArgs) -> Result<()> {
             };
             print_perft(&pos, args);
         }
-        other => bail!("perft for {other} is not available yet"),
     }
     Ok(())
 }
@@ -262,7 +289,13 @@ fn bench_perft(args: &BenchPerftArgs) -> Result<()> {
             println!("draughts perft, median of {} runs", args.runs);
             parlor_draughts::bench::bench_perft(args.runs, |r| println!("{r}"))?;
         }
-        other => bail!("bench perft for {other} is not available yet"),
+        GameKind::Chess4 => {
+            let pos = parlor_chess4::perft::cli_position(args.fen4.as_deref(), false)?;
+            print!(
+                "{}",
+                parlor_chess4::perft::bench_report(&pos, args.depth, args.runs, args.fen4.is_none())?
+            );
+        }
     }
     Ok(())
 }
