@@ -69,9 +69,24 @@ impl GameSetup {
                 }
                 None => parlor_chess::Game::new(),
             })),
-            other => Err(SetupError::Start(format!(
-                "{other} is not available on this server yet"
-            ))),
+            GameKind::Draughts(variant) => {
+                let options = parlor_draughts::Options {
+                    mandatory_capture: self.mandatory_capture,
+                };
+                Ok(Box::new(match &self.start {
+                    Some(fen) => parlor_draughts::Game::from_fen(variant, options, fen)
+                        .map_err(|e| SetupError::Start(e.to_string()))?,
+                    None => parlor_draughts::Game::new(variant, options),
+                }))
+            }
+            GameKind::Chess4 => Ok(Box::new(match &self.start {
+                Some(fen4) => parlor_chess4::Game::from_fen4(fen4, self.move_limit)
+                    .map_err(|e| SetupError::Start(e.to_string()))?,
+                None => parlor_chess4::Game::new(parlor_chess4::Options {
+                    move_limit: self.move_limit,
+                    first: Seat::from_index(usize::from(self.first)).unwrap_or(Seat::First),
+                }),
+            })),
         }
     }
 }
@@ -190,5 +205,33 @@ mod tests {
         .unwrap();
         assert_eq!(game.outcome().winner(), Some(Seat::First));
         assert!(replay(&setup, &[Step::Move("e2e5".into())]).is_err());
+    }
+}
+
+#[cfg(test)]
+mod every_game {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn every_kind_makes_a_game() {
+        for game in [
+            "chess",
+            "draughts/english",
+            "draughts/international",
+            "draughts/russian",
+            "draughts/pool",
+            "chess4",
+        ] {
+            let setup = GameSetup {
+                game: game.into(),
+                start: None,
+                first: 1,
+                mandatory_capture: true,
+                move_limit: Some(8),
+            };
+            let made = setup.new_game().unwrap_or_else(|e| panic!("{game}: {e}"));
+            assert!(!made.legal_moves().is_empty(), "{game}");
+        }
     }
 }
