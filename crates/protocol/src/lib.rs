@@ -16,8 +16,8 @@ pub mod table;
 pub use client::{ChallengeAnswer, ClientMsg, DrawAction, Relation};
 pub use server::{ChallengeState, ErrorCode, Event, HistoryGame, OnlinePlayer, RatingChange, ServerMsg};
 pub use table::{
-    Clocks, GameState, HouseRules, LegalMove, LobbyTable, MoveRecord, OutcomeInfo, PlayerInfo, SeatInfo,
-    SeatSpec, TableSpec, TableState, TimeControl,
+    ChatLine, Clocks, GameState, HouseRules, LegalMove, LobbyTable, MoveRecord, OutcomeInfo, PlayerInfo,
+    SeatInfo, SeatSpec, TableSpec, TableState, TimeControl,
 };
 
 /// The protocol version this build speaks. A client announcing another version is told `client_outdated`.

@@ -293,6 +293,20 @@ pub struct TableState {
     pub rematch: Vec<u8>,
     /// Your own seat at this table, if you sit.
     pub you: Option<u8>,
+    /// The latest chat lines, oldest first (without the lines of players you muted).
+    #[serde(default)]
+    pub chat: Vec<ChatLine>,
+}
+
+/// A chat line as the table's history keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// Who said it.
+    pub from: PlayerInfo,
+    /// The text (escape it when showing it).
+    pub text: String,
+    /// When, unix ms.
+    pub at_ms: i64,
 }
 
 /// A table as the lobby lists it.

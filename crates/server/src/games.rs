@@ -235,3 +235,105 @@ mod every_game {
         }
     }
 }
+
+/// Reads a game back from its export (PGN, PDN or PGN4) by replaying its moves through our rules, and applies a
+/// result the moves do not explain (a resignation, `R` and `T` tokens of PGN4).
+///
+/// # Errors
+/// [`SetupError`] when the kind is unknown, the start tag does not parse, or a move does not replay.
+pub fn read_export(game: &str, text: &str) -> Result<AnyGame, SetupError> {
+    let kind: GameKind = game.parse()?;
+    if kind == GameKind::Chess {
+        let read = parlor_chess::pgn::read(text).map_err(|e| SetupError::Start(e.to_string()))?;
+        return Ok(Box::new(read.game));
+    }
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            if let Some((name, value)) = inner.split_once(' ') {
+                tags.push((
+                    name.to_owned(),
+                    value.trim().trim_matches('"').replace("\\\"", "\""),
+                ));
+            }
+        } else {
+            movetext.push_str(line);
+            movetext.push(' ');
+        }
+    }
+    let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let start = tag("StartFen4").or_else(|| tag("FEN"));
+    let setup = GameSetup {
+        game: game.to_owned(),
+        start,
+        first: 0,
+        mandatory_capture: true,
+        move_limit: None,
+    };
+    let mut replayed = setup.new_game()?;
+    // Comments are dropped; tokens are moves, move numbers, results, and R / T (PGN4 resignation and timeout).
+    let mut clean = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => clean.push(c),
+            _ => {}
+        }
+    }
+    let mut ply = 0;
+    for raw in clean.split_whitespace() {
+        let is_result = raw == "*"
+            || raw.contains('/')
+            || (raw.contains('-') && raw.split('-').all(|p| p.parse::<i64>().is_ok()));
+        if is_result {
+            continue;
+        }
+        // A move number ("12." or "12...") may stand alone or stick to the move.
+        let token = match raw.rfind('.') {
+            Some(i) if raw[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => &raw[i + 1..],
+            _ => raw,
+        };
+        if token.is_empty() {
+            continue;
+        }
+        let seat = replayed.turn();
+        match (token, seat) {
+            ("R", Some(seat)) => {
+                let _ = replayed.apply(GameEvent::Resign(seat));
+            }
+            ("T", Some(seat)) => {
+                let _ = replayed.apply(GameEvent::Timeout(seat));
+            }
+            _ => {
+                ply += 1;
+                let wire = token.trim_end_matches(['+', '#']);
+                replayed.play(wire).map_err(|e| SetupError::Replay {
+                    ply,
+                    wire: wire.to_owned(),
+                    reason: e.reason,
+                })?;
+            }
+        }
+    }
+    if replayed.outcome().is_running() && replayed.seat_count() == 2 {
+        let loser = match tag("Result").as_deref() {
+            Some("1-0" | "2-0") => Some(Seat::Second),
+            Some("0-1" | "0-2") => Some(Seat::First),
+            _ => None,
+        };
+        match loser {
+            Some(seat) => {
+                let _ = replayed.apply(GameEvent::Resign(seat));
+            }
+            None if matches!(tag("Result").as_deref(), Some("1/2-1/2" | "1-1")) => {
+                let _ = replayed.apply(GameEvent::DrawAgreed);
+            }
+            None => {}
+        }
+    }
+    Ok(replayed)
+}

@@ -6,7 +6,9 @@ use crate::metrics::Metrics;
 use crate::outbox::{ConnId, Outbox, Session, encode};
 use crate::persist::Persist;
 use crate::table::{Cmd, Table};
-use parlor_protocol::{LobbyTable, OnlinePlayer, PlayerInfo, ServerMsg, TableSpec};
+use parlor_protocol::{
+    ChallengeState, ErrorCode, LobbyTable, OnlinePlayer, PlayerInfo, ServerMsg, TableSpec,
+};
 use parlor_store::{AnyStore, Relation, Store, StoreError};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,6 +24,13 @@ pub const CODE_LEN: usize = 6;
 /// Commands queued per table before senders wait.
 const INBOX: usize = 1024;
 
+fn not_found() -> (ErrorCode, String) {
+    (
+        ErrorCode::ChallengeNotFound,
+        "no such challenge (it may have been answered or withdrawn)".to_owned(),
+    )
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -34,8 +43,17 @@ struct Lobby {
 
 struct Presence {
     info: PlayerInfo,
-    conns: usize,
+    outboxes: HashMap<ConnId, Outbox>,
     visible: bool,
+}
+
+/// A challenge waiting for an answer.
+#[derive(Clone, Debug)]
+struct Challenge {
+    id: String,
+    from: PlayerInfo,
+    to: PlayerInfo,
+    spec: TableSpec,
 }
 
 /// State shared by the whole server.
@@ -58,6 +76,7 @@ pub struct Hub {
     sessions: Mutex<HashMap<String, Weak<Session>>>,
     presence: Mutex<HashMap<String, Presence>>,
     blocks: Mutex<HashMap<String, HashSet<String>>>,
+    challenges: Mutex<HashMap<String, Challenge>>,
     favourites: Mutex<HashMap<String, HashSet<String>>>,
     next_conn: AtomicU64,
 }
@@ -92,6 +111,7 @@ impl Hub {
             sessions: Mutex::new(HashMap::new()),
             presence: Mutex::new(HashMap::new()),
             blocks: Mutex::new(HashMap::new()),
+            challenges: Mutex::new(HashMap::new()),
             favourites: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
         }
@@ -170,34 +190,35 @@ impl Hub {
         }
     }
 
-    /// A connection came: the player is online (unless they chose to appear offline).
-    pub fn connected(&self, info: &PlayerInfo) -> bool {
+    /// A connection came: the player is online (unless they chose to appear offline). Returns their visibility.
+    pub fn connected(&self, outbox: &Outbox) -> bool {
+        let info = outbox.session().info();
         let mut presence = lock(&self.presence);
         let entry = presence.entry(info.id.clone()).or_insert(Presence {
             info: info.clone(),
-            conns: 0,
+            outboxes: HashMap::new(),
             visible: true,
         });
-        entry.conns += 1;
+        entry.outboxes.insert(outbox.conn(), outbox.clone());
         entry.info = info.clone();
-        let first = entry.conns == 1 && entry.visible;
+        let first = entry.outboxes.len() == 1 && entry.visible;
         let visible = entry.visible;
         drop(presence);
         if first {
-            self.announce_presence(info, true);
+            self.announce_presence(&info, true);
         }
         visible
     }
 
-    /// A connection went: the player goes offline with their last connection.
+    /// A connection went: the player goes offline with their last connection, and their challenges lapse.
     pub fn disconnected(&self, conn: ConnId, player: &str) {
         lock(&self.lobby).subscribers.remove(&conn);
         let mut presence = lock(&self.presence);
         let Some(entry) = presence.get_mut(player) else {
             return;
         };
-        entry.conns = entry.conns.saturating_sub(1);
-        if entry.conns == 0 {
+        entry.outboxes.remove(&conn);
+        if entry.outboxes.is_empty() {
             let info = entry.info.clone();
             let visible = entry.visible;
             presence.remove(player);
@@ -205,6 +226,14 @@ impl Hub {
             if visible {
                 self.announce_presence(&info, false);
             }
+            self.challenges_gone(player);
+        }
+    }
+
+    /// A player changed their name: the lobby list shows the new one.
+    pub fn renamed(&self, info: &PlayerInfo) {
+        if let Some(entry) = lock(&self.presence).get_mut(&info.id) {
+            entry.info = info.clone();
         }
     }
 
@@ -212,10 +241,10 @@ impl Hub {
     pub fn is_online(&self, player: &str) -> bool {
         lock(&self.presence)
             .get(player)
-            .is_some_and(|p| p.conns > 0 && p.visible)
+            .is_some_and(|p| !p.outboxes.is_empty() && p.visible)
     }
 
-    /// Sets a player's visibility.
+    /// Sets a player's visibility; going offline withdraws their challenges.
     pub fn set_visible(&self, info: &PlayerInfo, visible: bool) {
         let mut presence = lock(&self.presence);
         let Some(entry) = presence.get_mut(&info.id) else {
@@ -227,6 +256,132 @@ impl Hub {
         entry.visible = visible;
         drop(presence);
         self.announce_presence(info, visible);
+        if !visible {
+            self.challenges_gone(&info.id);
+        }
+    }
+
+    /// Sends a message to every connection of a player.
+    pub fn to_player(&self, player: &str, msg: &ServerMsg) {
+        let text = encode(msg);
+        if let Some(p) = lock(&self.presence).get(player) {
+            for outbox in p.outboxes.values() {
+                outbox.send_text(text.clone());
+            }
+        }
+    }
+
+    fn challenge_msg(c: &Challenge, state: ChallengeState, table: Option<String>) -> ServerMsg {
+        ServerMsg::Challenge {
+            id: c.id.clone(),
+            from: c.from.clone(),
+            to: c.to.clone(),
+            spec: c.spec.clone(),
+            state,
+            table,
+        }
+    }
+
+    fn tell_both(&self, c: &Challenge, state: ChallengeState, table: Option<String>) {
+        let msg = Hub::challenge_msg(c, state, table);
+        self.to_player(&c.from.id, &msg);
+        self.to_player(&c.to.id, &msg);
+    }
+
+    /// `from` challenges player `to` to a game.
+    ///
+    /// # Errors
+    /// The code and words to send back: the player is offline, blocked, or the spec is invalid.
+    pub fn challenge(&self, from: PlayerInfo, to: &str, spec: TableSpec) -> Result<(), (ErrorCode, String)> {
+        if to == from.id {
+            return Err((ErrorCode::NotAllowed, "you cannot challenge yourself".into()));
+        }
+        if self.has_blocked(to, &from.id) || self.has_blocked(&from.id, to) {
+            return Err((ErrorCode::Blocked, "you cannot challenge this player".into()));
+        }
+        let Some(to) = lock(&self.presence)
+            .get(to)
+            .filter(|p| p.visible && !p.outboxes.is_empty())
+            .map(|p| p.info.clone())
+        else {
+            return Err((ErrorCode::PlayerOffline, "that player is not online".into()));
+        };
+        crate::table::validate_spec(&spec).map_err(|e| (ErrorCode::BadSpec, e))?;
+        let challenge = Challenge {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+            from,
+            to,
+            spec,
+        };
+        lock(&self.challenges).insert(challenge.id.clone(), challenge.clone());
+        self.tell_both(&challenge, ChallengeState::Pending, None);
+        Ok(())
+    }
+
+    /// The challenger withdraws.
+    ///
+    /// # Errors
+    /// `challenge_not_found` if there is no such pending challenge of theirs.
+    pub fn cancel_challenge(&self, player: &str, id: &str) -> Result<(), (ErrorCode, String)> {
+        let mut challenges = lock(&self.challenges);
+        match challenges.get(id) {
+            Some(c) if c.from.id == player => {
+                let c = challenges.remove(id).ok_or_else(not_found)?;
+                drop(challenges);
+                self.tell_both(&c, ChallengeState::Cancelled, None);
+                Ok(())
+            }
+            _ => Err(not_found()),
+        }
+    }
+
+    /// The challenged player answers; an acceptance seats both at a new table at once.
+    ///
+    /// # Errors
+    /// `challenge_not_found`, or the table could not be made.
+    pub async fn answer_challenge(
+        self: &Arc<Self>,
+        player: &str,
+        id: &str,
+        accept: bool,
+    ) -> Result<(), (ErrorCode, String)> {
+        let challenge = {
+            let mut challenges = lock(&self.challenges);
+            match challenges.get(id) {
+                Some(c) if c.to.id == player => challenges.remove(id).ok_or_else(not_found)?,
+                _ => return Err(not_found()),
+            }
+        };
+        if !accept {
+            self.tell_both(&challenge, ChallengeState::Declined, None);
+            return Ok(());
+        }
+        let (table, _) = self
+            .create_table(
+                challenge.spec.clone(),
+                challenge.from.clone(),
+                Some(challenge.to.clone()),
+            )
+            .await
+            .map_err(|e| (ErrorCode::BadSpec, e))?;
+        self.tell_both(&challenge, ChallengeState::Accepted, Some(table));
+        Ok(())
+    }
+
+    /// Every pending challenge from or to `player` lapses: the other side is told.
+    fn challenges_gone(&self, player: &str) {
+        let gone: Vec<Challenge> = {
+            let mut challenges = lock(&self.challenges);
+            let ids: Vec<String> = challenges
+                .values()
+                .filter(|c| c.from.id == player || c.to.id == player)
+                .map(|c| c.id.clone())
+                .collect();
+            ids.iter().filter_map(|id| challenges.remove(id)).collect()
+        };
+        for c in gone {
+            self.tell_both(&c, ChallengeState::Gone, None);
+        }
     }
 
     fn announce_presence(&self, info: &PlayerInfo, online: bool) {
@@ -252,7 +407,7 @@ impl Hub {
         let presence = lock(&self.presence);
         let mut players: Vec<OnlinePlayer> = presence
             .values()
-            .filter(|p| p.visible && p.conns > 0)
+            .filter(|p| p.visible && !p.outboxes.is_empty())
             .map(|p| OnlinePlayer {
                 player: p.info.clone(),
                 favourite: self.is_favourite(viewer, &p.info.id),
@@ -332,7 +487,7 @@ impl Hub {
         }
     }
 
-    /// Creates a table for `creator`, stores it and starts its task. Returns its id and private code.
+    /// Creates a table for `creator` (and `guest`, seated too: an accepted challenge), stores it and starts its task. Returns its id and private code.
     ///
     /// # Errors
     /// A message for `bad_spec`, or the store's error.
@@ -340,6 +495,7 @@ impl Hub {
         self: &Arc<Self>,
         spec: TableSpec,
         creator: PlayerInfo,
+        guest: Option<PlayerInfo>,
     ) -> Result<(String, Option<String>), String> {
         let id = uuid::Uuid::now_v7().simple().to_string();
         let code = spec.private.then(|| self.new_code());
@@ -350,6 +506,7 @@ impl Hub {
             code.clone(),
             spec,
             creator,
+            guest,
             tx.downgrade(),
         )?;
         self.store

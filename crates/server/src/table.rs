@@ -7,14 +7,18 @@ use crate::cpu;
 use crate::games::{GameSetup, SeatMap, Step, replay, table_view};
 use crate::hub::Hub;
 use crate::outbox::{ConnId, Outbox, encode};
+use crate::rating;
 use axum::extract::ws::Utf8Bytes;
 use parlor_game::{AnyGame, EndReason, GameEvent, GameKind};
+use parlor_protocol::RatingChange;
 use parlor_protocol::{
-    DrawAction, ErrorCode, Event, GameState, LegalMove, LobbyTable, MoveRecord, OutcomeInfo, PlayerInfo,
-    SeatInfo, SeatSpec, ServerMsg, TableSpec, TableState, TimeControl,
+    ChatLine, DrawAction, ErrorCode, Event, GameState, LegalMove, LobbyTable, MoveRecord, OutcomeInfo,
+    PlayerInfo, SeatInfo, SeatSpec, ServerMsg, TableSpec, TableState, TimeControl,
 };
 use parlor_store::{EventRecord, GameRecord, TableRecord, Write, game_status, table_status};
+use parlor_store::{Rating, Store};
 use serde::{Deserialize, Serialize};
+use skillratings::glicko2::Glicko2Rating;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +28,9 @@ use tokio::time::{Instant, sleep_until};
 
 /// Events kept per table for resync, by default.
 pub const EVENT_LOG: usize = 256;
+
+/// Chat lines a table keeps for watchers who open it.
+const CHAT_KEPT: usize = 50;
 
 /// A table with nobody watching, no live game and no person seated closes after this long.
 const IDLE_CLOSE: Duration = Duration::from_secs(30);
@@ -176,6 +183,7 @@ struct Live {
     event_seq: i32,
     aborted: bool,
     thinking: Option<(u32, Arc<AtomicBool>)>,
+    ratings: Vec<RatingChange>,
 }
 
 impl Live {
@@ -279,6 +287,7 @@ pub struct Table {
     log: VecDeque<(u64, Option<String>, Utf8Bytes)>,
     watchers: HashMap<ConnId, Outbox>,
     rematch: BTreeSet<u8>,
+    chat: VecDeque<ChatLine>,
     idle_since: Option<Instant>,
     hub: Arc<Hub>,
     me: mpsc::WeakSender<Cmd>,
@@ -318,18 +327,11 @@ impl Table {
         code: Option<String>,
         spec: TableSpec,
         creator: PlayerInfo,
+        guest: Option<PlayerInfo>,
         me: mpsc::WeakSender<Cmd>,
     ) -> Result<Table, String> {
-        let kind: GameKind = spec
-            .game
-            .parse()
-            .map_err(|e: parlor_game::ParseKindError| e.to_string())?;
+        let (kind, time) = validate_spec(&spec)?;
         let n = kind.seat_count();
-        if spec.seats.len() > n {
-            return Err(format!("{} has {n} seats", spec.game));
-        }
-        let time = spec.time.unwrap_or_else(|| default_time(kind));
-        validate_time(&time)?;
         let mut seats = vec![SeatState::default(); n];
         let mut creator_seat = None;
         for (i, s) in spec.seats.iter().enumerate() {
@@ -346,9 +348,16 @@ impl Table {
             }
         }
         let creator_seat = creator_seat.or_else(|| seats.iter().position(SeatState::is_free));
-        if let Some(i) = creator_seat {
-            seats[i].occupant.player_id = Some(creator.id.clone());
-            seats[i].occupant.name = Some(creator.name.clone());
+        let sit = |seats: &mut Vec<SeatState>, at: Option<usize>, who: &PlayerInfo| {
+            if let Some(i) = at {
+                seats[i].occupant.player_id = Some(who.id.clone());
+                seats[i].occupant.name = Some(who.name.clone());
+            }
+        };
+        sit(&mut seats, creator_seat, &creator);
+        if let Some(guest) = &guest {
+            let free = seats.iter().position(SeatState::is_free);
+            sit(&mut seats, free, guest);
         }
         Ok(Table {
             id,
@@ -367,6 +376,7 @@ impl Table {
             log: VecDeque::new(),
             watchers: HashMap::new(),
             rematch: BTreeSet::new(),
+            chat: VecDeque::new(),
             idle_since: None,
             hub,
             me,
@@ -414,6 +424,7 @@ impl Table {
             log: VecDeque::new(),
             watchers: HashMap::new(),
             rematch: BTreeSet::new(),
+            chat: VecDeque::new(),
             idle_since: None,
             hub,
             me,
@@ -468,6 +479,7 @@ impl Table {
             event_seq: stored.events.iter().map(|e| e.seq).max().unwrap_or(0),
             aborted: false,
             thinking: None,
+            ratings: Vec::new(),
         };
         if let Some(turn) = live.turn() {
             clock.start(turn, now);
@@ -528,6 +540,7 @@ impl Table {
 
     /// Runs the table until it closes or the server shuts down.
     pub async fn run(mut self, mut inbox: mpsc::Receiver<Cmd>) {
+        self.load_chat().await;
         self.publish_lobby();
         self.maybe_start().await;
         self.maybe_cpu();
@@ -551,6 +564,36 @@ impl Table {
             && let Some((_, stop)) = &live.thinking
         {
             stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Loads the latest stored chat lines (a restored table), with their authors' names.
+    async fn load_chat(&mut self) {
+        let Ok(lines) = self.hub.store.chat(&self.id, CHAT_KEPT as u32).await else {
+            return;
+        };
+        let mut names: HashMap<String, String> = HashMap::new();
+        for line in lines {
+            if !names.contains_key(&line.player_id) {
+                let name = self
+                    .hub
+                    .store
+                    .player(&line.player_id)
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(|p| p.nickname);
+                names.insert(line.player_id.clone(), name.unwrap_or_default());
+            }
+            let name = names.get(&line.player_id).cloned().unwrap_or_default();
+            self.chat.push_back(ChatLine {
+                from: PlayerInfo {
+                    id: line.player_id,
+                    name,
+                },
+                text: line.text,
+                at_ms: line.at_ms,
+            });
         }
     }
 
@@ -658,7 +701,7 @@ impl Table {
         ids.len() as u32
     }
 
-    fn state_for(&self, player_id: &str) -> TableState {
+    fn state_for(&self, player_id: &str, viewer: Option<&crate::outbox::Session>) -> TableState {
         let now = Instant::now();
         TableState {
             id: self.id.clone(),
@@ -670,12 +713,18 @@ impl Table {
             spectators: self.spectator_count(),
             rematch: self.rematch.iter().copied().collect(),
             you: self.seat_of(player_id).map(|s| s as u8),
+            chat: self
+                .chat
+                .iter()
+                .filter(|line| !viewer.is_some_and(|v| v.has_muted(&line.from.id)))
+                .cloned()
+                .collect(),
         }
     }
 
     fn send_state(&self, outbox: &Outbox) {
         outbox.send(&ServerMsg::Table {
-            state: Box::new(self.state_for(&outbox.session().id())),
+            state: Box::new(self.state_for(&outbox.session().id(), Some(outbox.session()))),
         });
     }
 
@@ -961,6 +1010,7 @@ impl Table {
             event_seq: 0,
             aborted: false,
             thinking: None,
+            ratings: Vec::new(),
         };
         let now = Instant::now();
         if let Some(turn) = live.turn() {
@@ -1080,7 +1130,7 @@ impl Table {
             at_ms: now_ms(),
         })];
         if ended {
-            writes.extend(self.finish_writes());
+            writes.extend(self.finish_writes().await);
         }
         if let Err(e) = self.hub.persist.commit(writes).await {
             tracing::error!(table = %self.id, error = %e, "could not store a move; refusing it");
@@ -1140,7 +1190,9 @@ impl Table {
     }
 
     /// The writes that close a finished game (result, table back to open).
-    fn finish_writes(&self) -> Vec<Write> {
+    /// The writes that close a finished game: its result, the ratings of a rated game, the table open again.
+    async fn finish_writes(&mut self) -> Vec<Write> {
+        let mut writes = self.rating_writes().await;
         let Some(live) = &self.game else { return Vec::new() };
         let status = if live.aborted {
             game_status::ABORTED
@@ -1148,20 +1200,87 @@ impl Table {
             game_status::FINISHED
         };
         let result = live.outcome_info().and_then(|o| serde_json::to_string(&o).ok());
-        vec![
-            Write::Finish {
-                game_id: live.id.clone(),
-                status: status.to_owned(),
-                result,
-                ended_ms: now_ms(),
-            },
-            Write::UpdateTable {
-                id: self.id.clone(),
-                status: Some(table_status::OPEN.to_owned()),
-                settings: Some(self.settings_json()),
-                updated_ms: now_ms(),
-            },
-        ]
+        writes.push(Write::Finish {
+            game_id: live.id.clone(),
+            status: status.to_owned(),
+            result,
+            ended_ms: now_ms(),
+        });
+        writes.push(Write::UpdateTable {
+            id: self.id.clone(),
+            status: Some(table_status::OPEN.to_owned()),
+            settings: Some(self.settings_json()),
+            updated_ms: now_ms(),
+        });
+        writes
+    }
+
+    /// Glicko-2 updates of a finished rated game between people (none for casual or aborted games), written in
+    /// the same transaction as the result.
+    async fn rating_writes(&mut self) -> Vec<Write> {
+        let Some(live) = &self.game else { return Vec::new() };
+        if !self.spec.rated || live.aborted {
+            return Vec::new();
+        }
+        let Some(outcome) = live.outcome_info() else {
+            return Vec::new();
+        };
+        let players: Option<Vec<String>> = self
+            .seats
+            .iter()
+            .map(|s| {
+                if s.occupant.cpu.is_some() && !s.occupant.took_over {
+                    None
+                } else {
+                    s.occupant.player_id.clone()
+                }
+            })
+            .collect();
+        let Some(players) = players else { return Vec::new() };
+        let pool = self.spec.game.clone();
+        let game_id = live.id.clone();
+        let mut stored = Vec::new();
+        for player in &players {
+            stored.push(self.hub.store.rating(player, &pool).await.ok().flatten());
+        }
+        let before: Vec<Glicko2Rating> = stored
+            .iter()
+            .map(|r| {
+                r.as_ref().map_or(rating::START, |r| Glicko2Rating {
+                    rating: r.rating,
+                    deviation: r.deviation,
+                    volatility: r.volatility,
+                })
+            })
+            .collect();
+        let after = rating::update(&before, &outcome.places);
+        let mut writes = Vec::new();
+        let mut changes = Vec::new();
+        for (seat, player) in players.iter().enumerate() {
+            writes.push(Write::Rating {
+                rating: Rating {
+                    player_id: player.clone(),
+                    pool: pool.clone(),
+                    rating: after[seat].rating,
+                    deviation: after[seat].deviation,
+                    volatility: after[seat].volatility,
+                    games: stored[seat].as_ref().map_or(0, |r| r.games) + 1,
+                    updated_ms: now_ms(),
+                },
+                game_id: game_id.clone(),
+                before: before[seat].rating,
+            });
+            changes.push(RatingChange {
+                seat: seat as u8,
+                before: before[seat].rating,
+                after: after[seat].rating,
+                provisional: after[seat].deviation > rating::PROVISIONAL_DEVIATION,
+            });
+        }
+        if let Some(live) = self.game.as_mut() {
+            live.ratings = changes;
+        }
+        writes
     }
 
     fn announce_end(&mut self) {
@@ -1179,7 +1298,7 @@ impl Table {
             clocks,
             points,
             eliminated,
-            ratings: Vec::new(),
+            ratings: live.ratings.clone(),
         });
         // A player removed for abandoning frees the seat so the table can go on.
         if abandoned {
@@ -1243,7 +1362,11 @@ impl Table {
             // The eliminated seat was to move: its turn ends without charging a move.
             live.clock.halt(now);
         }
-        let extra = if ended { self.finish_writes() } else { Vec::new() };
+        let extra = if ended {
+            self.finish_writes().await
+        } else {
+            Vec::new()
+        };
         let mut ok = self.record_event(kind, seat, None).await;
         if ok && !extra.is_empty() {
             ok = self.hub.persist.commit(extra).await.is_ok();
@@ -1352,7 +1475,7 @@ impl Table {
         if let Some((_, stop)) = live.thinking.take() {
             stop.store(true, Ordering::Relaxed);
         }
-        let writes = self.finish_writes();
+        let writes = self.finish_writes().await;
         if self.record_event("aborted", seat, None).await && self.hub.persist.commit(writes).await.is_ok() {
             self.announce_end();
         } else if let Some(live) = self.game.as_mut() {
@@ -1397,6 +1520,14 @@ impl Table {
 
     async fn chat(&mut self, outbox: &Outbox, text: String) {
         let from = outbox.session().info();
+        self.chat.push_back(ChatLine {
+            from: from.clone(),
+            text: text.clone(),
+            at_ms: now_ms(),
+        });
+        while self.chat.len() > CHAT_KEPT {
+            self.chat.pop_front();
+        }
         if let Err(e) = self.hub.store_chat(&self.id, &from.id, &text).await {
             tracing::warn!(table = %self.id, error = %e, "could not store chat");
         }
@@ -1526,6 +1657,28 @@ impl Table {
 
 fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400)
+}
+
+/// Checks a table spec: a known game, seats that fit it, a sane clock, no CPU at a rated table. Returns the game
+/// and its time control.
+///
+/// # Errors
+/// The reason, for `bad_spec`.
+pub fn validate_spec(spec: &TableSpec) -> Result<(GameKind, TimeControl), String> {
+    let kind: GameKind = spec
+        .game
+        .parse()
+        .map_err(|e: parlor_game::ParseKindError| e.to_string())?;
+    let n = kind.seat_count();
+    if spec.seats.len() > n {
+        return Err(format!("{} has {n} seats", spec.game));
+    }
+    if spec.rated && spec.seats.iter().any(|s| matches!(s, SeatSpec::Cpu { .. })) {
+        return Err("rated games are between people: no CPU seats".into());
+    }
+    let time = spec.time.unwrap_or_else(|| default_time(kind));
+    validate_time(&time)?;
+    Ok((kind, time))
 }
 
 fn validate_time(time: &TimeControl) -> Result<(), String> {

@@ -7,7 +7,7 @@ use crate::outbox::{Out, Outbox};
 use crate::table::Cmd;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use parlor_protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
+use parlor_protocol::{ChallengeAnswer, ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
 use parlor_store::{Relation as StoreRelation, Store};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -25,16 +25,22 @@ const BURST: f64 = 40.0;
 /// Private-code lookups that failed, per connection, before lookups are refused.
 const MAX_BAD_CODES: u32 = 10;
 
+/// Chat lines per second on average, and the burst.
+const CHAT_RATE: f64 = 0.5;
+const CHAT_BURST: f64 = 5.0;
+
 /// A token bucket.
 struct Bucket {
     tokens: f64,
     at: Instant,
+    rate: f64,
+    burst: f64,
 }
 
 impl Bucket {
     fn take(&mut self) -> f64 {
         let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
         self.at = now;
         self.tokens -= 1.0;
         self.tokens
@@ -96,12 +102,13 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
     let conn = hub.next_conn();
     let (outbox, mut rx, queued) = Outbox::new(conn, session.clone());
     hub.metrics.connections.fetch_add(1, Ordering::Relaxed);
-    let online = hub.connected(&session.info());
+    let online = hub.connected(&outbox);
     outbox.send(&ServerMsg::Welcome {
         protocol: PROTOCOL_VERSION,
         you: session.info(),
         online,
     });
+    send_relations(&hub, &outbox).await;
 
     let (mut sink, mut stream) = socket.split();
     let writer = tokio::spawn(async move {
@@ -130,10 +137,18 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
         outbox: outbox.clone(),
         open: HashSet::new(),
         bad_codes: 0,
+        chat: Bucket {
+            tokens: CHAT_BURST,
+            at: Instant::now(),
+            rate: CHAT_RATE,
+            burst: CHAT_BURST,
+        },
     };
     let mut bucket = Bucket {
         tokens: BURST,
         at: Instant::now(),
+        rate: RATE,
+        burst: BURST,
     };
     let shutdown = hub.shutdown.clone();
     loop {
@@ -212,6 +227,7 @@ struct Reader {
     outbox: Outbox,
     open: HashSet<String>,
     bad_codes: u32,
+    chat: Bucket,
 }
 
 impl Reader {
@@ -268,19 +284,22 @@ impl Reader {
                 session.rename(name);
                 let you = session.info();
                 outbox.send(&ServerMsg::Named { you: you.clone() });
+                self.hub.renamed(&you);
                 self.hub.to_all_tables(|| Cmd::Renamed { player: you.clone() });
             }
             ClientMsg::Lobby { on } => self.hub.lobby_subscribe(&outbox, on),
-            ClientMsg::Create { spec } => match self.hub.create_table(spec, outbox.session().info()).await {
-                Ok((table, code)) => {
-                    outbox.send(&ServerMsg::Created {
-                        table: table.clone(),
-                        code,
-                    });
-                    self.open_table(table, None).await;
+            ClientMsg::Create { spec } => {
+                match self.hub.create_table(spec, outbox.session().info(), None).await {
+                    Ok((table, code)) => {
+                        outbox.send(&ServerMsg::Created {
+                            table: table.clone(),
+                            code,
+                        });
+                        self.open_table(table, None).await;
+                    }
+                    Err(e) => self.error(ErrorCode::BadSpec, e, None),
                 }
-                Err(e) => self.error(ErrorCode::BadSpec, e, None),
-            },
+            }
             ClientMsg::Open { table, code, since } => {
                 let id = match (table, code) {
                     (Some(id), _) => Some(id),
@@ -348,6 +367,13 @@ impl Reader {
             ClientMsg::Abort { table } => self.to_table(&table, Cmd::Abort { outbox }).await,
             ClientMsg::Rematch { table } => self.to_table(&table, Cmd::Rematch { outbox }).await,
             ClientMsg::Chat { table, text } => match valid_chat(&text) {
+                Some(_) if self.chat.take() < 0.0 => {
+                    self.error(
+                        ErrorCode::RateLimited,
+                        "too many chat lines: wait a moment",
+                        Some(&table),
+                    );
+                }
                 Some(text) => self.to_table(&table, Cmd::Chat { outbox, text }).await,
                 None => self.error(
                     ErrorCode::ChatInvalid,
@@ -380,34 +406,61 @@ impl Reader {
                     return;
                 }
                 self.hub.set_mark(&session, &player, relation, on);
-                match self.hub.store.relations(&session.id()).await {
-                    Ok(marks) => {
-                        let marks = marks
-                            .into_iter()
-                            .map(|(p, r)| {
-                                let r = match r {
-                                    StoreRelation::Block => parlor_protocol::Relation::Block,
-                                    StoreRelation::Mute => parlor_protocol::Relation::Mute,
-                                    StoreRelation::Favourite => parlor_protocol::Relation::Favourite,
-                                };
-                                (p, r)
-                            })
-                            .collect();
-                        outbox.send(&ServerMsg::Relations { marks });
-                    }
-                    Err(e) => tracing::warn!(error = %e, "could not read relations"),
+                send_relations(&self.hub, &outbox).await;
+            }
+            ClientMsg::Challenge { to, spec } => {
+                if let Err((code, message)) = self.hub.challenge(outbox.session().info(), &to, spec) {
+                    self.error(code, message, None);
                 }
             }
-            ClientMsg::Challenge { .. }
-            | ClientMsg::ChallengeCancel { .. }
-            | ClientMsg::ChallengeAnswer { .. }
-            | ClientMsg::History { .. } => {
-                self.error(
-                    ErrorCode::NotAllowed,
-                    "challenges and history are not available on this server yet",
-                    None,
-                );
+            ClientMsg::ChallengeCancel { id } => {
+                if let Err((code, message)) = self.hub.cancel_challenge(&outbox.session().id(), &id) {
+                    self.error(code, message, None);
+                }
+            }
+            ClientMsg::ChallengeAnswer { id, answer } => {
+                let accept = answer == ChallengeAnswer::Accept;
+                if let Err((code, message)) = self
+                    .hub
+                    .answer_challenge(&outbox.session().id(), &id, accept)
+                    .await
+                {
+                    self.error(code, message, None);
+                }
+            }
+            ClientMsg::History { player, before } => {
+                let player = player.unwrap_or_else(|| outbox.session().id());
+                match crate::history::page(&self.hub, &player, before).await {
+                    Ok(games) => {
+                        outbox.send(&ServerMsg::History { player, games });
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "history");
+                        self.error(ErrorCode::Internal, "could not read the history; try again", None);
+                    }
+                }
             }
         }
+    }
+}
+
+/// Sends a player's marks (block, mute, favourite) to one connection.
+async fn send_relations(hub: &Hub, outbox: &Outbox) {
+    match hub.store.relations(&outbox.session().id()).await {
+        Ok(marks) => {
+            let marks = marks
+                .into_iter()
+                .map(|(p, r)| {
+                    let r = match r {
+                        StoreRelation::Block => parlor_protocol::Relation::Block,
+                        StoreRelation::Mute => parlor_protocol::Relation::Mute,
+                        StoreRelation::Favourite => parlor_protocol::Relation::Favourite,
+                    };
+                    (p, r)
+                })
+                .collect();
+            outbox.send(&ServerMsg::Relations { marks });
+        }
+        Err(e) => tracing::warn!(error = %e, "could not read relations"),
     }
 }

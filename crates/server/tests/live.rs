@@ -256,7 +256,9 @@ async fn reconnecting_gets_the_missed_events_or_a_full_resync() {
     let mut b = b_again;
     b.send(json!({"t": "open", "table": table, "since": seen})).await;
     // Missed events arrive as events (seat away/back), not as a full state.
-    let first = b.next().await.unwrap();
+    let first = b
+        .until("event or state", |v| v["t"] == "event" || v["t"] == "table")
+        .await;
     assert_eq!(first["t"], "event", "{first}");
     assert!(first["v"].as_u64().unwrap() > seen);
     assert_eq!(b.play(&table, 1, "e7e5").await["t"], "ack");

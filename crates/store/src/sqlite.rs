@@ -42,10 +42,19 @@ impl SqliteStore {
 
 delegate_store!(SqliteStore);
 
-/// Takes Parlor's `synchronous=normal|full` parameter out of an SQLite URL (sqlx refuses unknown parameters).
+/// Takes Parlor's `synchronous=normal|full` parameter out of an SQLite URL (sqlx refuses unknown parameters), and
+/// adds `mode=rwc` when no mode is given, so `sqlite://parlor.db` creates the file as a self-hoster expects.
 fn split_durability(url: &str) -> Result<(String, SqliteDurability), StoreError> {
+    let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+    let url = if url.contains("mode=") || in_memory {
+        url.to_owned()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    };
     let Some((base, query)) = url.split_once('?') else {
-        return Ok((url.to_owned(), SqliteDurability::default()));
+        return Ok((url.clone(), SqliteDurability::default()));
     };
     let mut durability = SqliteDurability::default();
     let mut kept = Vec::new();
@@ -91,7 +100,15 @@ mod tests {
         );
         assert_eq!(
             split("sqlite://p.db?synchronous=NORMAL"),
-            ("sqlite://p.db".into(), SqliteDurability::ProcessCrash)
+            ("sqlite://p.db?mode=rwc".into(), SqliteDurability::ProcessCrash)
+        );
+        assert_eq!(
+            split("sqlite://p.db"),
+            ("sqlite://p.db?mode=rwc".into(), SqliteDurability::ProcessCrash)
+        );
+        assert_eq!(
+            split("sqlite://p.db?mode=ro"),
+            ("sqlite://p.db?mode=ro".into(), SqliteDurability::ProcessCrash)
         );
         assert_eq!(
             split("sqlite::memory:"),
