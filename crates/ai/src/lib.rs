@@ -31,6 +31,8 @@ pub use request::{AiError, Choice, Clock, Level, Limit, ParseLevelError, Request
 
 use parlor_game::GameKind;
 use std::cell::RefCell;
+#[cfg(test)]
+use std::sync::Arc;
 
 /// Engines for every game, keeping their tables between the moves of a game.
 #[derive(Debug, Default)]
@@ -91,4 +93,60 @@ pub fn choose(req: &Request) -> Result<Choice, AiError> {
         // Re-entered from inside a search (not done by the crate): use a fresh engine.
         Err(_) => Engine::new().choose(req),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use parlor_game::Rules;
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn choose_stops_on_the_flag_and_answers_a_legal_move() {
+        let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Infinite);
+        req.moves = ["e2e4", "c7c5", "g1f3"].map(String::from).to_vec();
+        let stop = Arc::clone(&req.stop);
+        let thread = std::thread::spawn(move || choose(&req));
+        std::thread::sleep(Duration::from_millis(50));
+        stop.store(true, Ordering::Relaxed);
+        let raised = Instant::now();
+        let choice = thread.join().unwrap().unwrap();
+        assert!(
+            raised.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            raised.elapsed()
+        );
+        let mut game = parlor_chess::Game::new();
+        for m in ["e2e4", "c7c5", "g1f3"] {
+            game.play(m).unwrap();
+        }
+        assert!(game.play(&choice.wire).is_ok(), "{choice:?}");
+    }
+
+    #[test]
+    fn choose_keeps_to_a_table_clock() {
+        let limit = Limit::Clock(Clock {
+            remaining: Duration::from_millis(600),
+            increment: Duration::ZERO,
+            per_move_cap: Some(Duration::from_secs(60)),
+            moves_to_go: None,
+        });
+        let started = Instant::now();
+        let choice = choose(&Request::new(GameKind::Chess, Level::Hard, limit)).unwrap();
+        // 600 ms over 30 moves: a hard limit of 50 ms; generous slack for a loaded test machine.
+        assert!(
+            started.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(choice.depth >= 1);
+    }
+
+    #[test]
+    fn other_games_are_refused_for_now() {
+        let req = Request::new(GameKind::Chess4, Level::Easy, Limit::Depth(1));
+        assert_eq!(choose(&req), Err(AiError::Unsupported(GameKind::Chess4)));
+    }
 }

@@ -50,6 +50,16 @@ impl<M: Copy> Tt<M> {
         }
     }
 
+    /// Number of slots.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the table has no slots (never: it has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = None);

@@ -81,11 +81,25 @@ impl Default for ChessEngine {
 }
 
 impl ChessEngine {
-    /// An engine with an empty table of [`params::CHESS_TT_ENTRIES`] entries.
+    /// An engine with a small table; it grows (up to [`params::CHESS_TT_ENTRIES`]) as budgets allow.
     pub fn new() -> ChessEngine {
         ChessEngine {
-            tt: Tt::new(params::CHESS_TT_ENTRIES),
+            tt: Tt::new(params::TT_MIN_ENTRIES),
             history: Box::new([[0; 64]; 12]),
+        }
+    }
+
+    /// Grows the table to what the budget can pay for: filling a table takes time that counts against the
+    /// budget, so a search of a few milliseconds gets a small one. Tables never shrink.
+    fn fit_table(&mut self, budget: &Budget) {
+        let wanted = match budget.hard {
+            Some(hard) => (hard.as_millis() as usize)
+                .saturating_mul(params::TT_ENTRIES_PER_MS)
+                .clamp(params::TT_MIN_ENTRIES, params::CHESS_TT_ENTRIES),
+            None => params::CHESS_TT_ENTRIES,
+        };
+        if wanted >= 2 * self.tt.len() {
+            self.tt = Tt::new(wanted);
         }
     }
 
@@ -115,11 +129,9 @@ impl ChessEngine {
     ) -> Result<Choice, AiError> {
         let root = Root::new(&req.start, &req.moves)?;
         let lp = params::chess_level(req.level);
-        let timer = Timer::started_at(
-            start,
-            Budget::new(&req.limit, lp.time_permille),
-            Arc::clone(&req.stop),
-        );
+        let budget = Budget::new(&req.limit, lp.time_permille);
+        self.fit_table(&budget);
+        let timer = Timer::started_at(start, budget, Arc::clone(&req.stop));
         self.search(&root, req.level, &req.limit, timer, req.seed, report)
     }
 
