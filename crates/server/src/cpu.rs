@@ -1,58 +1,26 @@
-//! CPU seats: the table asks for a move, a search runs on a blocking thread with the table's clock as its budget,
-//! and the answer comes back to the table's inbox.
+//! CPU seats: the table asks for a move, the search engine of `parlor-ai` runs on a blocking thread with a share of
+//! the table's clock as its budget, and the answer comes back to the table's inbox.
 
 use crate::clock::Clock;
 use crate::games::{GameSetup, Step, replay};
+use parlor_ai::{AiError, Limit};
 use parlor_game::GameKind;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// A CPU player's strength.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// A beginner.
-    Easy,
-    /// A club player.
-    Medium,
-    /// As strong as the hardware allows in its time.
-    Hard,
-}
+pub use parlor_ai::Level;
 
-impl Level {
-    /// The level that takes over a four-player seat whose player left.
-    pub const TAKEOVER: Level = Level::Medium;
+/// The level that takes over a four-player seat whose player left.
+pub const TAKEOVER: Level = Level::Medium;
 
-    /// The lower-case name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-        }
-    }
-
-    /// The longest a CPU at this level thinks per move at a table, whatever its clock.
-    const fn max_think(self) -> Duration {
-        match self {
-            Level::Easy => Duration::from_millis(300),
-            Level::Medium => Duration::from_millis(1000),
-            Level::Hard => Duration::from_millis(3000),
-        }
-    }
-}
-
-impl FromStr for Level {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Level, ()> {
-        match s {
-            "easy" => Ok(Level::Easy),
-            "medium" => Ok(Level::Medium),
-            "hard" => Ok(Level::Hard),
-            _ => Err(()),
-        }
+/// The longest a CPU at this level thinks per move at a table, whatever its clock: people should not wait long.
+const fn max_think(level: Level) -> Duration {
+    match level {
+        Level::Easy => Duration::from_millis(300),
+        Level::Medium => Duration::from_millis(1000),
+        Level::Hard => Duration::from_millis(3000),
     }
 }
 
@@ -61,12 +29,10 @@ impl FromStr for Level {
 pub struct Request {
     /// The game.
     pub kind: GameKind,
-    /// Start position text.
-    pub start: String,
+    /// How the game was set up (start position, options).
+    pub setup: GameSetup,
     /// The game so far: moves and events (four-player eliminations change whose turn it is).
     pub steps: Vec<Step>,
-    /// How the game was set up (options such as mandatory capture).
-    pub setup: GameSetup,
     /// Strength.
     pub level: Level,
     /// Time to think.
@@ -78,7 +44,7 @@ pub struct Request {
 /// Time to think for the seat to move: a share of its clock, within the per-move cap and the level's maximum.
 pub fn budget(clock: &Clock, seat: usize, now: Instant, level: Level) -> Duration {
     let snapshot = clock.snapshot(now);
-    let mut budget = level.max_think();
+    let mut budget = max_think(level);
     if let Some(s) = snapshot {
         if let Some(Some(left)) = s.remaining_ms.get(seat) {
             budget = budget.min(Duration::from_millis(left / 30));
@@ -90,14 +56,50 @@ pub fn budget(clock: &Clock, seat: usize, now: Instant, level: Level) -> Duratio
     budget.max(Duration::from_millis(20))
 }
 
-/// Chooses a move (wire notation), or `None` if the position has none.
+/// Chooses a move (wire notation), or `None` if the position has none or the request was stopped.
 pub fn choose(request: &Request) -> Option<String> {
     let game = replay(&request.setup, &request.steps).ok()?;
     let legal = game.legal_moves();
     if legal.is_empty() {
         return None;
     }
-    // Until the search engines land (crates/ai), a CPU plays a uniformly random legal move.
-    let pick = rand::random_range(0..legal.len());
-    Some(legal[pick].wire.clone())
+    let moves: Vec<String> = request
+        .steps
+        .iter()
+        .filter_map(|s| {
+            if let Step::Move(w) = s {
+                Some(w.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
+    // Moves alone replay the game unless an event (a four-player resignation or flag) changed it: then the engine
+    // starts from the current position.
+    let (start, moves) = if moves.len() == request.steps.len() {
+        (request.setup.start.clone().unwrap_or_default(), moves)
+    } else {
+        (game.position_text(), Vec::new())
+    };
+    let mut ai = parlor_ai::Request::new(request.kind, request.level, Limit::MoveTime(request.budget));
+    ai.start = start;
+    ai.moves = moves;
+    ai.stop = request.stop.clone();
+    match parlor_ai::choose(&ai) {
+        Ok(choice) if legal.iter().any(|m| m.wire == choice.wire) => Some(choice.wire),
+        Ok(choice) => {
+            tracing::error!(wire = %choice.wire, "the engine chose a move the rules do not list");
+            None
+        }
+        Err(AiError::Unsupported(kind)) => {
+            // No engine for this game in this build: a legal move at random keeps the table going.
+            tracing::warn!(%kind, "no engine for this game; playing a random legal move");
+            Some(legal[rand::random_range(0..legal.len())].wire.clone())
+        }
+        Err(e) => {
+            // The table must not stall: an engine failure still plays a legal move, and is logged.
+            tracing::error!(error = %e, "the engine failed; playing a random legal move");
+            Some(legal[rand::random_range(0..legal.len())].wire.clone())
+        }
+    }
 }

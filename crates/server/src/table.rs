@@ -1589,7 +1589,7 @@ impl Table {
                 // Four players: a CPU plays the seat until its player comes back.
                 let s = &mut self.seats[seat];
                 s.occupant.took_over = true;
-                s.occupant.cpu = Some(cpu::Level::TAKEOVER.name().to_owned());
+                s.occupant.cpu = Some(cpu::TAKEOVER.name().to_owned());
                 self.save_seats().await;
                 self.record_event("cpu_took_over", seat, None).await;
                 self.broadcast_seat(seat);
@@ -1621,7 +1621,6 @@ impl Table {
         let budget = cpu::budget(&live.clock, turn, Instant::now(), level);
         let request = cpu::Request {
             kind: self.kind,
-            start: live.game.start_text(),
             steps: live.steps.clone(),
             setup: live.setup.clone(),
             level,
