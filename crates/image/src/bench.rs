@@ -32,7 +32,7 @@ pub const POSITIONS: &[(&str, &[&str])] = &[
         &[
             "",
             "orientation=blue",
-            "fen4=R-0,1,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,dR,dN,dB,dQ,dK,dB,dN,dR,x,x,x/x,x,x,dP,dP,dP,dP,dP,dP,dP,dP,x,x,x/x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bK,bP,10,gP,gQ/bQ,bP,10,gP,gK/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x",
+            "fen4=R-0,0,1,0-1,1,1,1-1,1,1,1-0,0,0,0-0-3,dR,dN,dB,dK,dQ,dB,dN,dR,3/3,dP,dP,dP,dP,dP,dP,dP,dP,3/14/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/14/3,rP,rP,rP,rP,rP,rP,rP,rP,3/3,rR,rN,rB,rQ,rK,rB,rN,rR,3&lastmove=h2-h4",
         ],
     ),
 ];
@@ -110,4 +110,17 @@ pub fn bench(
         median.as_secs_f64() * 1e6 / lookups as f64
     ));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every benchmark position parses (so `parlor bench image` cannot fail on its own data).
+    #[test]
+    fn the_positions_parse() {
+        for (game, queries) in super::POSITIONS {
+            for q in *queries {
+                assert!(crate::Request::from_query(game, q).is_ok(), "{game} {q}");
+            }
+        }
+    }
 }

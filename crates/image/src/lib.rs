@@ -9,6 +9,7 @@
 //! - [`options`]: [`Options`] (orientation, last move, check, size, coordinates, theme) and [`Request`], read
 //!   from a URL query or command-line pairs with every value checked.
 //! - [`svg`]: the SVG document, laid out as `web/js/board/render.js` draws the board.
+//! - [`glyph`]: coordinates and square numbers laid out once as outlines.
 //! - [`render`]: [`Renderer`]: SVG to PNG with resvg and the embedded font.
 //! - [`cache`]: [`Lru`], a small least-recently-used cache for rendered PNGs.
 //! - [`bench`](mod@bench): what `parlor bench image` runs.
@@ -29,6 +30,7 @@ pub mod bench;
 pub mod cache;
 pub mod diagram;
 pub mod error;
+pub mod glyph;
 pub mod options;
 pub mod render;
 pub mod sprite;
@@ -37,5 +39,5 @@ pub mod svg;
 pub use cache::Lru;
 pub use diagram::{Army, Diagram, Placed};
 pub use error::ImageError;
-pub use options::{Check, DEFAULT_SIZE, MAX_QUERY_BYTES, MAX_SIZE, MIN_SIZE, Options, Request, Theme};
+pub use options::{Check, DEFAULT_SIZE, MAX_QUERY_BYTES, MAX_SIZE, MIN_SIZE, Options, Request, Theme, url};
 pub use render::Renderer;

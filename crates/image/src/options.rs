@@ -4,6 +4,7 @@
 use crate::diagram::{Diagram, board_size, is_playable};
 use crate::error::ImageError;
 use parlor_game::{Coord, DraughtsVariant, GameKind};
+use std::fmt::Write as _;
 
 /// The longest query string accepted, in bytes (a FEN4 with its en-passant block, percent-encoded, fits).
 pub const MAX_QUERY_BYTES: usize = 2048;
@@ -202,6 +203,33 @@ impl Request {
     }
 }
 
+/// The path and query of the picture of a position (`/image/chess.png?fen=...`, `/image/draughts.png?variant=
+/// international&fen=...`, `/image/chess4.png?fen4=...`), for export tags and links. `ext` is `png` or `svg`.
+pub fn url(kind: GameKind, position: &str, ext: &str) -> String {
+    match kind {
+        GameKind::Chess => format!("/image/chess.{ext}?fen={}", encode(position)),
+        GameKind::Draughts(v) => format!("/image/draughts.{ext}?variant={v}&fen={}", encode(position)),
+        GameKind::Chess4 => format!("/image/chess4.{ext}?fen4={}", encode(position)),
+    }
+}
+
+/// Percent-encoding of a query value: letters, digits, `-._~/,:` stay, a space becomes `+`.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b',' | b':' => {
+                out.push(char::from(b));
+            }
+            b' ' => out.push('+'),
+            _ => {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    out
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Family {
     Chess,
@@ -368,6 +396,34 @@ mod tests {
         assert_eq!(r.options.theme, Theme::Dark);
         assert_eq!(r.options.check, Check::Off);
         assert_eq!(r.diagram.piece_at(Coord::new(4, 3)).map(|p| p.sprite), Some("wP"));
+    }
+
+    #[test]
+    fn urls_read_back_to_the_same_position() {
+        let fen4 = parlor_chess4::Position::start().to_fen4();
+        for (kind, text) in [
+            (
+                GameKind::Chess,
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_owned(),
+            ),
+            (
+                GameKind::Draughts(DraughtsVariant::Russian),
+                "W:W21,22,K30:B1,2".to_owned(),
+            ),
+            (GameKind::Chess4, fen4),
+        ] {
+            let url = url(kind, &text, "png");
+            let (path, query) = url.split_once('?').unwrap();
+            let game = path.trim_start_matches("/image/").trim_end_matches(".png");
+            let from_url = Request::from_query(game, query).unwrap();
+            let direct = match kind {
+                GameKind::Chess => Diagram::chess(&text),
+                GameKind::Draughts(v) => Diagram::draughts(v, &text),
+                GameKind::Chess4 => Diagram::chess4(&text),
+            };
+            assert_eq!(from_url.diagram, direct.unwrap());
+            assert!(!query.contains(' ') && !query.contains('\''));
+        }
     }
 
     #[test]

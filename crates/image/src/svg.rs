@@ -2,11 +2,11 @@
 //! 100 units per square, a 34-unit coordinate margin on the left and bottom (none for draughts, whose numbers
 //! sit inside the squares), the same colours, the board turned so the chosen seat is at the bottom. The pieces
 //! used are copied from `pieces.svg` into `<defs>` (four-player pieces once per army, with `currentColor`
-//! replaced by the army's colour) and placed with `<use>`.
+//! replaced by the army's colour) and placed with `<use>`; labels are outlines ([`crate::glyph`]).
 
 use crate::diagram::{Army, Diagram, is_playable};
+use crate::glyph;
 use crate::options::{Check, Options, Theme};
-use crate::render::FONT_FAMILY;
 use crate::sprite;
 use parlor_game::{Coord, GameKind};
 use std::fmt::Write as _;
@@ -128,6 +128,84 @@ impl Layout {
 
 /// The diagram as an SVG document of `options.size` pixels square.
 pub fn write(diagram: &Diagram, options: &Options) -> String {
+    document(diagram, options, true)
+}
+
+/// The same document without the pieces (the renderer draws them from pre-rendered sprites).
+pub fn board(diagram: &Diagram, options: &Options) -> String {
+    document(diagram, options, false)
+}
+
+/// One drawing of a sprite: a definition id (`wK`, `army-Q-red`, `mark-red`), and the top-left corner and
+/// side of its 100x100 box in SVG units (x from the board's left edge).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    /// The definition's id: the symbol id, with `-army` for four-player pieces.
+    pub id: String,
+    /// The symbol in `pieces.svg`.
+    pub symbol: &'static str,
+    /// Four-player pieces: the army whose colour replaces `currentColor`.
+    pub army: Option<Army>,
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Side.
+    pub side: u32,
+}
+
+impl Stamp {
+    /// The shapes to draw in the 100x100 box.
+    pub fn body(&self) -> String {
+        let body = sprite::body(self.symbol).unwrap_or_default();
+        match self.army {
+            Some(army) => body.replace("currentColor", army.colour()),
+            None => body.to_owned(),
+        }
+    }
+}
+
+/// Every sprite drawing of a diagram, in drawing order, as `render.js` places them: chess and draughts pieces
+/// 90 units in a 100-unit square; four-player pieces 92 units, with their seat's mark (28 units) bottom right.
+pub fn stamps(diagram: &Diagram, layout: &Layout) -> Vec<Stamp> {
+    let mut out = Vec::with_capacity(diagram.pieces().len() * 2);
+    for p in diagram.pieces() {
+        let (x, y) = layout.origin(p.at);
+        match p.army {
+            Some(army) => {
+                out.push(Stamp {
+                    id: format!("{}-{}", p.sprite, army.name()),
+                    symbol: p.sprite,
+                    army: Some(army),
+                    x: x + 4,
+                    y: y + 4,
+                    side: SQ - 8,
+                });
+                if let Some(mark) = army.mark() {
+                    out.push(Stamp {
+                        id: mark.to_owned(),
+                        symbol: mark,
+                        army: None,
+                        x: x + SQ - 34,
+                        y: y + SQ - 34,
+                        side: 28,
+                    });
+                }
+            }
+            None => out.push(Stamp {
+                id: p.sprite.to_owned(),
+                symbol: p.sprite,
+                army: None,
+                x: x + 5,
+                y: y + 5,
+                side: SQ - 10,
+            }),
+        }
+    }
+    out
+}
+
+fn document(diagram: &Diagram, options: &Options, pieces: bool) -> String {
     let kind = diagram.kind();
     let layout = Layout::new(diagram, options);
     let colours = palette(kind, options.theme);
@@ -141,36 +219,17 @@ pub fn write(diagram: &Diagram, options: &Options) -> String {
          width=\"{size}\" height=\"{size}\" viewBox=\"-{m} 0 {extent} {extent}\">",
         size = options.size
     );
+    let stamps = if pieces {
+        stamps(diagram, &layout)
+    } else {
+        Vec::new()
+    };
     out.push_str("<defs>");
-    let mut defined: Vec<(&str, Option<Army>)> = Vec::new();
-    for p in diagram.pieces() {
-        if !defined.contains(&(p.sprite, p.army)) {
-            defined.push((p.sprite, p.army));
-            let body = sprite::body(p.sprite).unwrap_or_default();
-            match p.army {
-                Some(army) => {
-                    let _ = write!(
-                        out,
-                        "<g id=\"{}-{}\">{}</g>",
-                        p.sprite,
-                        army.name(),
-                        body.replace("currentColor", army.colour())
-                    );
-                }
-                None => {
-                    let _ = write!(out, "<g id=\"{}\">{body}</g>", p.sprite);
-                }
-            }
-        }
-        if let Some(mark) = p.army.and_then(Army::mark)
-            && !defined.contains(&(mark, None))
-        {
-            defined.push((mark, None));
-            let _ = write!(
-                out,
-                "<g id=\"{mark}\">{}</g>",
-                sprite::body(mark).unwrap_or_default()
-            );
+    let mut defined: Vec<&str> = Vec::new();
+    for stamp in &stamps {
+        if !defined.contains(&stamp.id.as_str()) {
+            defined.push(&stamp.id);
+            let _ = write!(out, "<g id=\"{}\">{}</g>", stamp.id, stamp.body());
         }
     }
     out.push_str("</defs>\n");
@@ -245,41 +304,34 @@ pub fn write(diagram: &Diagram, options: &Options) -> String {
     if options.coords {
         match kind {
             GameKind::Draughts(_) => {
-                let _ = write!(
-                    out,
-                    "<g font-family=\"{FONT_FAMILY}\" font-size=\"20\" fill=\"#ffffff\" fill-opacity=\"0.75\">"
-                );
+                out.push_str("<g fill=\"#ffffff\" fill-opacity=\"0.75\">");
                 let half = n / 2;
                 for num in 1..=n * half {
                     let (x, y) = layout.origin(draughts_coord(n, num));
-                    let _ = write!(out, "<text x=\"{}\" y=\"{}\">{num}</text>", x + 6, y + 24);
+                    label(&mut out, &num.to_string(), false, x + 6, y + 24);
                 }
                 out.push_str("</g>\n");
             }
             _ => {
-                let _ = write!(
-                    out,
-                    "<g font-family=\"{FONT_FAMILY}\" font-size=\"24\" fill=\"{}\" text-anchor=\"middle\">",
-                    colours.coord
-                );
+                let _ = write!(out, "<g fill=\"{}\">", colours.coord);
                 for i in 0..n {
-                    let at = layout.square_at(i, n - 1);
-                    let label = edge_label(layout.q.is_multiple_of(2), at);
-                    let _ = write!(
-                        out,
-                        "<text x=\"{}\" y=\"{}\">{label}</text>",
-                        i * SQ + SQ / 2,
-                        n * SQ + 26
+                    let text = edge_label(layout.q.is_multiple_of(2), layout.square_at(i, n - 1));
+                    label(
+                        &mut out,
+                        &text,
+                        true,
+                        i64::from(i * SQ + SQ / 2),
+                        i64::from(n * SQ + 26),
                     );
                 }
                 for i in 0..n {
-                    let at = layout.square_at(0, i);
-                    let label = edge_label(!layout.q.is_multiple_of(2), at);
-                    let _ = write!(
-                        out,
-                        "<text x=\"-{}\" y=\"{}\">{label}</text>",
-                        MARGIN / 2,
-                        i * SQ + SQ / 2 + 8
+                    let text = edge_label(!layout.q.is_multiple_of(2), layout.square_at(0, i));
+                    label(
+                        &mut out,
+                        &text,
+                        true,
+                        -i64::from(MARGIN / 2),
+                        i64::from(i * SQ + SQ / 2 + 8),
                     );
                 }
                 out.push_str("</g>\n");
@@ -287,41 +339,25 @@ pub fn write(diagram: &Diagram, options: &Options) -> String {
         }
     }
 
-    for p in diagram.pieces() {
-        let (x, y) = layout.origin(p.at);
-        match p.army {
-            Some(army) => {
-                let _ = write!(
-                    out,
-                    "<use xlink:href=\"#{}-{}\" transform=\"translate({} {}) scale(0.92)\"/>",
-                    p.sprite,
-                    army.name(),
-                    x + 4,
-                    y + 4
-                );
-                if let Some(mark) = army.mark() {
-                    let _ = write!(
-                        out,
-                        "<use xlink:href=\"#{mark}\" transform=\"translate({} {}) scale(0.28)\"/>",
-                        x + SQ - 34,
-                        y + SQ - 34
-                    );
-                }
-            }
-            None => {
-                let _ = write!(
-                    out,
-                    "<use xlink:href=\"#{}\" transform=\"translate({} {}) scale(0.9)\"/>",
-                    p.sprite,
-                    x + 5,
-                    y + 5
-                );
-            }
-        }
-        out.push('\n');
+    for stamp in &stamps {
+        let _ = writeln!(
+            out,
+            "<use xlink:href=\"#{}\" transform=\"translate({} {}) scale({})\"/>",
+            stamp.id,
+            stamp.x,
+            stamp.y,
+            f64::from(stamp.side) / f64::from(SQ)
+        );
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// A label's outline placed with its anchor at (x, y).
+fn label(out: &mut String, text: &str, centred: bool, x: impl std::fmt::Display, y: impl std::fmt::Display) {
+    if let Some(d) = glyph::outline(text, centred) {
+        let _ = write!(out, "<path transform=\"translate({x} {y})\" d=\"{d}\"/>");
+    }
 }
 
 /// A file letter or a rank number for an edge label.

@@ -334,3 +334,26 @@ fn golden_svgs() {
         &format!("fen4={}&orientation=blue&lastmove=h2-h4&check=g14", grey_yellow()),
     );
 }
+
+#[test]
+fn sprites_draw_what_the_full_svg_draws() {
+    // The PNG path copies pre-rendered pieces to whole pixels; the full SVG places them exactly. They may
+    // differ by anti-aliasing at piece edges only.
+    for (game, q) in [
+        ("chess", "lastmove=e2e4"),
+        ("draughts", "variant=international"),
+        ("chess4", "orientation=green"),
+    ] {
+        let request = Request::from_query(game, q).unwrap();
+        let fast = renderer().draw(&request).unwrap();
+        let full = renderer().pixmap(&request.svg(), request.options.size).unwrap();
+        let diff: u64 = fast
+            .data()
+            .iter()
+            .zip(full.data())
+            .map(|(a, b)| u64::from(a.abs_diff(*b)))
+            .sum();
+        let mean = diff as f64 / fast.data().len() as f64;
+        assert!(mean < 3.0, "{game}: mean difference {mean}");
+    }
+}
