@@ -211,12 +211,12 @@ fn document(diagram: &Diagram, options: &Options, pieces: bool) -> String {
     let colours = palette(kind, options.theme);
     let n = layout.n;
     let extent = layout.extent();
-    let m = layout.margin;
+    let left = -i64::from(layout.margin);
     let mut out = String::with_capacity(16 * 1024);
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \
-         width=\"{size}\" height=\"{size}\" viewBox=\"-{m} 0 {extent} {extent}\">",
+         width=\"{size}\" height=\"{size}\" viewBox=\"{left} 0 {extent} {extent}\">",
         size = options.size
     );
     let stamps = if pieces {
@@ -235,7 +235,7 @@ fn document(diagram: &Diagram, options: &Options, pieces: bool) -> String {
     out.push_str("</defs>\n");
     let _ = writeln!(
         out,
-        "<rect x=\"-{m}\" y=\"0\" width=\"{extent}\" height=\"{extent}\" fill=\"{}\"/>",
+        "<rect x=\"{left}\" y=\"0\" width=\"{extent}\" height=\"{extent}\" fill=\"{}\"/>",
         colours.background
     );
 
