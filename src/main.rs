@@ -29,6 +29,45 @@ enum Command {
     /// Measure speed.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Draw a position as a PNG or SVG picture (as the server's /image/ routes do).
+    Image(ImageArgs),
+}
+
+#[derive(Args, Debug)]
+struct ImageArgs {
+    /// chess, draughts or chess4.
+    #[arg(long, default_value = "chess")]
+    game: String,
+    /// The position: FEN (chess) or PDN FEN (draughts); the start position if absent.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Four-player position (FEN4); the start position if absent.
+    #[arg(long)]
+    fen4: Option<String>,
+    /// Draughts variant: english, international, russian or pool.
+    #[arg(long)]
+    variant: Option<String>,
+    /// Seat at the bottom: white/black, or red/blue/yellow/green.
+    #[arg(long)]
+    orientation: Option<String>,
+    /// Last move to shade: e2e4, h2-h4, 32-28.
+    #[arg(long)]
+    lastmove: Option<String>,
+    /// Kings to ring: auto, off, or squares (e1).
+    #[arg(long)]
+    check: Option<String>,
+    /// Side in pixels (64 to 2048, default 512).
+    #[arg(long)]
+    size: Option<String>,
+    /// Coordinates: on or off.
+    #[arg(long)]
+    coords: Option<String>,
+    /// light or dark.
+    #[arg(long)]
+    theme: Option<String>,
+    /// Output file: `.svg` writes SVG, anything else PNG.
+    #[arg(short, long)]
+    output: std::path::PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -163,6 +202,21 @@ enum BenchCommand {
     Search(BenchSearchArgs),
     /// Search timing: budgets kept and stop flags obeyed.
     Clock(BenchClockArgs),
+    /// PNG renders per second for each game, and the time of a cache hit.
+    Image(BenchImageArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchImageArgs {
+    /// Image side in pixels.
+    #[arg(long, default_value_t = 512)]
+    size: u32,
+    /// Timed runs per game; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    /// Renders per run.
+    #[arg(long, default_value_t = 100)]
+    renders: u64,
 }
 
 #[derive(Args, Debug)]
@@ -204,7 +258,36 @@ fn main() -> Result<()> {
         }
         Command::Perft(args) => run_perft(&args),
         Command::Bench(BenchCommand::Perft(args)) => bench_perft(&args),
+        Command::Bench(BenchCommand::Image(args)) => {
+            parlor_image::bench::bench(args.runs, args.renders, args.size, |line| println!("{line}"))?;
+            Ok(())
+        }
+        Command::Image(args) => image(&args),
     }
+}
+
+fn image(args: &ImageArgs) -> Result<()> {
+    let given = [
+        ("fen", &args.fen),
+        ("fen4", &args.fen4),
+        ("variant", &args.variant),
+        ("orientation", &args.orientation),
+        ("lastmove", &args.lastmove),
+        ("check", &args.check),
+        ("size", &args.size),
+        ("coords", &args.coords),
+        ("theme", &args.theme),
+    ];
+    let pairs = given
+        .iter()
+        .filter_map(|(name, value)| Some((*name, value.as_deref()?)));
+    let request = parlor_image::Request::from_pairs(&args.game, pairs)?;
+    let bytes = if args.output.extension().is_some_and(|e| e == "svg") {
+        request.svg().into_bytes()
+    } else {
+        parlor_image::Renderer::new().png(&request)?
+    };
+    std::fs::write(&args.output, bytes).with_context(|| format!("writing {}", args.output.display()))
 }
 
 fn serve(args: ServeArgs) -> Result<()> {

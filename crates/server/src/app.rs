@@ -122,6 +122,7 @@ pub async fn run(
         .route("/api/game/{id}/export", get(api_export))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
+        .merge(crate::image::routes())
         .with_state(state);
 
     // Moves are small and latency matters: no Nagle delay.
@@ -331,7 +332,11 @@ async fn api_export(State(state): State<AppState>, Path(id): Path<String>) -> Re
         date,
         players,
         time_control: spec.time.map(|t| t.to_tag()).unwrap_or_else(|| "-".into()),
-        extra: Vec::new(),
+        // The final position's picture (a path on this site, like `Site`).
+        extra: vec![(
+            "Image".into(),
+            parlor_image::url(game.kind(), &game.position_text(), "png"),
+        )],
     };
     let ext = match game.kind() {
         GameKind::Chess => "pgn",

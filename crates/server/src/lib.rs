@@ -9,6 +9,7 @@
 //! - [`table`]: one task per table: seats, game, clocks, CPU turns, events.
 //! - [`clock`]: base, increment and per-move cap. [`cpu`]: CPU seats. [`rating`]: Glicko-2. [`games`]: makes any game from its setup.
 //! - [`persist`]: group commit to the store. [`outbox`]: a connection's outgoing queue. [`assets`]: the web client.
+//! - [`image`]: `/image/{game}.{svg,png}`, pictures of positions with an LRU of PNGs.
 //! - [`metrics`]: `/metrics`. [`config`]: settings. [`loadtest`]: `parlor loadtest`, real clients for load.
 
 pub mod app;
@@ -19,6 +20,7 @@ pub mod cpu;
 pub mod games;
 pub mod history;
 pub mod hub;
+pub mod image;
 pub mod loadtest;
 pub mod metrics;
 pub mod outbox;

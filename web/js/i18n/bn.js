@@ -185,6 +185,7 @@ export default {
   'table.download_pgn': 'PGN নামান',
   'table.download_pdn': 'PDN নামান',
   'table.download_pgn4': 'PGN4 নামান',
+  'table.share_image': 'ছবি শেয়ার করুন',
   'table.move_input': 'চাল লিখুন',
   'table.move_input_hint': 'যেমন e4, Nf3, O-O, e7e8q; চেকার্সে 11-15, 22x15',
   'table.move_unknown': '“{text}”-এর সঙ্গে কোনো বৈধ চাল মেলে না।',

@@ -186,6 +186,7 @@ export default {
   'table.download_pgn': 'Download PGN',
   'table.download_pdn': 'Download PDN',
   'table.download_pgn4': 'Download PGN4',
+  'table.share_image': 'Share image',
   'table.move_input': 'Type a move',
   'table.move_input_hint': 'e.g. e4, Nf3, O-O, e7e8q; checkers: 11-15, 22x15',
   'table.move_unknown': 'No legal move matches “{text}”.',

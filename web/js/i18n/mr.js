@@ -185,6 +185,7 @@ export default {
   'table.download_pgn': 'PGN डाउनलोड करा',
   'table.download_pdn': 'PDN डाउनलोड करा',
   'table.download_pgn4': 'PGN4 डाउनलोड करा',
+  'table.share_image': 'चित्र शेअर करा',
   'table.move_input': 'चाल टाइप करा',
   'table.move_input_hint': 'उदा. e4, Nf3, O-O, e7e8q; चेकर्स: 11-15, 22x15',
   'table.move_unknown': '“{text}” शी जुळणारी वैध चाल नाही.',

@@ -6,6 +6,7 @@ import { Board } from '../board/render.js';
 import { replayPositions } from '../board/replay.js';
 import { wireSquares } from '../table-model.js';
 import { familyOf } from '../board/geometry.js';
+import { imageUrl, positionText } from '../board/image-url.js';
 import { seatLabel } from './table.js';
 
 const LOCALES = { en: 'en-GB', bn: 'bn-IN', mr: 'mr-IN' };
@@ -104,6 +105,8 @@ function mountReplay(app, main, id) {
     const colour = (seat) => (((seat - first) % seats) + seats) % seats;
     board.last = ply ? wireSquares(g, data.moves[ply - 1].wire) : null;
     board.drawMarks();
+    const shot = page.querySelector('[data-action="share-image"]');
+    if (shot) shot.href = imageUrl(g, ply ? positionText(g, positions[ply], (colour(data.moves[ply - 1].seat) + 1) % seats) : data.start, 0, board.last);
     app.say(ply ? `${seatLabel(g, colour(data.moves[ply - 1].seat))}: ${data.moves[ply - 1].display}` : t('replay.first'));
   }
 
@@ -125,7 +128,8 @@ function mountReplay(app, main, id) {
         h('section', { class: 'card' }, h('h1', {}, t('replay.title'), ': ', t('game.' + game)),
           h('p', {}, (data.players || []).map((p) => (p && p.name) || String(p)).join(' – ')),
           data.outcome ? h('p', { class: 'result' }, data.outcome.score || '', ' ', t('reason.' + data.outcome.reason)) : null,
-          h('a', { class: 'button', href: `/api/game/${encodeURIComponent(id)}/export`, download: '' }, t(exportKey))),
+          h('a', { class: 'button', href: `/api/game/${encodeURIComponent(id)}/export`, download: '' }, t(exportKey)), ' ',
+          h('a', { class: 'button', href: '#', target: '_blank', rel: 'noopener', 'data-action': 'share-image' }, t('table.share_image'))),
         h('section', { class: 'card' }, h('h2', {}, t('table.moves')), movesBox)));
     board = new Board(boardHost, { game });
     board.set({ position: data.start, interactive: false });

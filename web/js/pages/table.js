@@ -5,6 +5,7 @@ import { t, num } from '../i18n/index.js';
 import { Board, ARMY_COLOURS } from '../board/render.js';
 import { quarterTurns, familyOf, draughtsColour } from '../board/geometry.js';
 import { ARMIES, parsePosition } from '../board/position.js';
+import { imageUrl } from '../board/image-url.js';
 import { matchTyped } from '../board/state.js';
 import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour } from '../table-model.js';
 import { effectiveNow, formatClock, isLow } from '../clock.js';
@@ -275,6 +276,10 @@ export function mount(app, main, params) {
       actions.appendChild(button('rematch', asked ? t('table.rematch_asked', { n: num(asked), m: num(people) }) : t('table.rematch'), () => app.send({ t: 'rematch', table: id }), true));
     }
     if (seated && (!g || g.outcome)) actions.appendChild(button('stand', t('seat.stand'), () => app.send({ t: 'stand', table: id })));
+    if (g && g.position) {
+      actions.appendChild(h('a', { class: 'button', href: imageUrl(model.spec.game, g.position, quarterTurns(model.spec.game, colourOf(model, model.you)), g.last),
+        target: '_blank', rel: 'noopener', 'data-action': 'share-image' }, t('table.share_image')));
+    }
     if (g && g.outcome && g.id) {
       const fam = familyOf(model.spec.game);
       actions.appendChild(h('a', { class: 'button', href: `/api/game/${encodeURIComponent(g.id)}/export`, download: '', 'data-action': 'download' }, t(EXPORT_KEY[fam])));

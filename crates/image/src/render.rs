@@ -1,0 +1,165 @@
+//! SVG to PNG in-process with resvg and tiny-skia: no system library, no host fonts. The one font is a subset
+//! of DejaVu Sans (printable ASCII) compiled in; see `fonts/README.md`.
+
+use crate::error::ImageError;
+use crate::options::Request;
+use crate::svg::{self, Layout};
+use resvg::{tiny_skia, usvg};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The embedded font: DejaVu Sans cut down to printable ASCII (Bitstream Vera licence, `fonts/LICENSE`).
+pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSans-ascii.ttf");
+/// The family name diagrams ask for; it must match the embedded font or resvg draws no text.
+pub const FONT_FAMILY: &str = "DejaVu Sans";
+
+/// Pre-rendered sprites kept at most (one per piece, army and pixel size); the set is dropped when full.
+const SPRITES: usize = 512;
+
+/// Renders diagrams to PNG. Holds the font and the pre-rendered sprites; make one and share it (it is
+/// `Send + Sync`).
+pub struct Renderer {
+    options: usvg::Options<'static>,
+    sprites: Mutex<HashMap<(String, u32), Arc<tiny_skia::Pixmap>>>,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer").finish_non_exhaustive()
+    }
+}
+
+impl Default for Renderer {
+    fn default() -> Renderer {
+        Renderer::new()
+    }
+}
+
+impl Renderer {
+    /// A renderer with the embedded font and no other.
+    pub fn new() -> Renderer {
+        let mut options = usvg::Options {
+            font_family: FONT_FAMILY.to_owned(),
+            ..usvg::Options::default()
+        };
+        options.fontdb_mut().load_font_data(FONT.to_vec());
+        Renderer {
+            options,
+            sprites: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The picture of a request as PNG bytes.
+    ///
+    /// # Errors
+    /// [`ImageError::Render`] if resvg refuses the document (a bug in [`crate::svg`]).
+    pub fn png(&self, request: &Request) -> Result<Vec<u8>, ImageError> {
+        encode_rgb(&self.draw(request)?)
+    }
+
+    /// The picture of a request as a pixmap. The board (squares, marks, labels) is rendered from
+    /// [`svg::board`]; each piece is a sprite rendered once per size from the same `pieces.svg` shapes and
+    /// copied to its place rounded to whole pixels (at most half a pixel from where the full SVG puts it).
+    /// Drawing every piece's outlines anew took most of a render.
+    ///
+    /// # Errors
+    /// [`ImageError::Render`] if resvg refuses a document (a bug in [`crate::svg`]).
+    pub fn draw(&self, request: &Request) -> Result<tiny_skia::Pixmap, ImageError> {
+        let size = request.options.size;
+        let mut pixmap = self.pixmap(&svg::board(&request.diagram, &request.options), size)?;
+        let layout = Layout::new(&request.diagram, &request.options);
+        let scale = f64::from(size) / f64::from(layout.extent());
+        for stamp in svg::stamps(&request.diagram, &layout) {
+            let side = f64::from(stamp.side) * scale;
+            let sprite = self.sprite(&stamp, side)?;
+            let x = (f64::from(layout.margin + stamp.x) * scale).round() as i32;
+            let y = (f64::from(stamp.y) * scale).round() as i32;
+            pixmap.draw_pixmap(
+                x,
+                y,
+                sprite.as_ref().as_ref(),
+                &tiny_skia::PixmapPaint::default(),
+                tiny_skia::Transform::identity(),
+                None,
+            );
+        }
+        Ok(pixmap)
+    }
+
+    /// A sprite drawn `side` pixels square, rendered on first use.
+    fn sprite(&self, stamp: &svg::Stamp, side: f64) -> Result<Arc<tiny_skia::Pixmap>, ImageError> {
+        let key = (stamp.id.clone(), (side * 100.0).round() as u32);
+        if let Some(found) = self.sprites.lock().ok().and_then(|s| s.get(&key).cloned()) {
+            return Ok(found);
+        }
+        let document = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\">{}</svg>",
+            stamp.body()
+        );
+        let tree =
+            usvg::Tree::from_str(&document, &self.options).map_err(|e| ImageError::Render(e.to_string()))?;
+        let pixels = side.ceil().max(1.0) as u32;
+        let mut pixmap = tiny_skia::Pixmap::new(pixels, pixels)
+            .ok_or_else(|| ImageError::Render(format!("sprite {pixels}")))?;
+        let s = (side / 100.0) as f32;
+        resvg::render(
+            &tree,
+            tiny_skia::Transform::from_scale(s, s),
+            &mut pixmap.as_mut(),
+        );
+        let pixmap = Arc::new(pixmap);
+        if let Ok(mut sprites) = self.sprites.lock() {
+            if sprites.len() >= SPRITES {
+                sprites.clear();
+            }
+            sprites.insert(key, pixmap.clone());
+        }
+        Ok(pixmap)
+    }
+
+    /// Renders an SVG document to a `size` x `size` pixmap (premultiplied RGBA).
+    ///
+    /// # Errors
+    /// [`ImageError::Render`] if the document cannot be parsed or the size is zero.
+    pub fn pixmap(&self, svg: &str, size: u32) -> Result<tiny_skia::Pixmap, ImageError> {
+        let tree = usvg::Tree::from_str(svg, &self.options).map_err(|e| ImageError::Render(e.to_string()))?;
+        let mut pixmap =
+            tiny_skia::Pixmap::new(size, size).ok_or_else(|| ImageError::Render(format!("size {size}")))?;
+        let scale = size as f32 / tree.size().width().max(1.0);
+        resvg::render(
+            &tree,
+            tiny_skia::Transform::from_scale(scale, scale),
+            &mut pixmap.as_mut(),
+        );
+        Ok(pixmap)
+    }
+
+    /// Renders an SVG document to PNG bytes, `size` pixels square. The picture is opaque, so it is written as
+    /// 8-bit RGB with png's fast compression (encoding with the defaults took longer than drawing).
+    ///
+    /// # Errors
+    /// [`ImageError::Render`] if the document cannot be rendered or encoded.
+    pub fn svg_to_png(&self, svg: &str, size: u32) -> Result<Vec<u8>, ImageError> {
+        let pixmap = self.pixmap(svg, size)?;
+        encode_rgb(&pixmap)
+    }
+}
+
+/// PNG bytes of an opaque pixmap (alpha dropped).
+fn encode_rgb(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ImageError> {
+    let rgb: Vec<u8> = pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let mut out = Vec::with_capacity(rgb.len() / 8);
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let err = |e: png::EncodingError| ImageError::Render(e.to_string());
+    let mut writer = encoder.write_header().map_err(err)?;
+    writer.write_image_data(&rgb).map_err(err)?;
+    writer.finish().map_err(err)?;
+    Ok(out)
+}
