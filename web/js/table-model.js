@@ -3,11 +3,12 @@
 
 import { boardOf, parseSquare, pdnSquare } from './board/geometry.js';
 
-/** A model from a full `table` state. `now` stamps the clocks so they can count down. Chat lines already
- * received are kept (the full state does not carry chat). */
+/** A model from a full `table` state. `now` stamps the clocks so they can count down. The state carries the
+ * latest chat lines; without them (an older server) the lines already received are kept. */
 export function fromState(state, now, previous) {
   const game = state.game ? { ...state.game, clocksAt: now, last: lastOf(state.spec.game, state.game) } : null;
-  return { ...state, game, chat: previous && previous.id === state.id ? previous.chat : [] };
+  const chat = Array.isArray(state.chat) ? state.chat : previous && previous.id === state.id ? previous.chat : [];
+  return { ...state, game, chat };
 }
 
 function lastOf(gameName, game) {
@@ -34,9 +35,10 @@ export function wireSquares(gameName, wire) {
 
 /**
  * Apply one `event` with version `v`. Returns {model, status}: status is 'applied', 'duplicate' (already had it:
- * ignore) or 'gap' (a version is missing: the caller sends `open` with `since` = model.version).
+ * ignore) or 'gap' (a version is missing: the caller sends `open` with `since` = model.version). `me` (the viewer's
+ * player id) lets a `seat` event set or clear `you`: the server sends no new state when the viewer sits or stands.
  */
-export function applyEvent(model, v, ev, now) {
+export function applyEvent(model, v, ev, now, me) {
   if (v <= model.version) return { model, status: 'duplicate' };
   if (v > model.version + 1) return { model, status: 'gap' };
   const m = { ...model, version: v };
@@ -58,6 +60,11 @@ export function applyEvent(model, v, ev, now) {
       const seats = [...m.seats];
       seats[ev.seat] = ev.info;
       m.seats = seats;
+      if (me) {
+        const mine = !!(ev.info && ev.info.player && ev.info.player.id === me);
+        if (mine) m.you = ev.seat;
+        else if (m.you === ev.seat) m.you = null;
+      }
       break;
     }
     case 'started':

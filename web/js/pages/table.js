@@ -449,7 +449,7 @@ export function mount(app, main, params) {
       }
       if (msg.t === 'event' && model && msg.table === model.id) {
         const before = model;
-        const r = applyEvent(model, msg.v, msg.event, performance.now());
+        const r = applyEvent(model, msg.v, msg.event, performance.now(), app.me && app.me.id);
         if (r.status === 'gap') { open(model.version); return; }
         if (r.status !== 'applied') return;
         model = r.model;
