@@ -906,6 +906,7 @@ impl Table {
                 return;
             }
         }
+        let was_spectators = self.spectator_count();
         let s = &mut self.seats[target];
         s.occupant = Occupant {
             player_id: Some(player.id.clone()),
@@ -921,6 +922,7 @@ impl Table {
         self.rematch.clear();
         self.save_seats().await;
         self.broadcast_seat(target);
+        self.spectators_changed(was_spectators);
         self.maybe_start().await;
     }
 
@@ -941,10 +943,20 @@ impl Table {
             ));
             return;
         }
+        let was_spectators = self.spectator_count();
         self.seats[seat] = SeatState::default();
         self.rematch.remove(&(seat as u8));
         self.save_seats().await;
         self.broadcast_seat(seat);
+        self.spectators_changed(was_spectators);
+    }
+
+    /// A watcher who sits down is no longer a spectator, and one who stands up (still watching) is one again.
+    fn spectators_changed(&mut self, was: u32) {
+        let count = self.spectator_count();
+        if count != was {
+            self.broadcast(Event::Spectators { count });
+        }
     }
 
     /// Starts a game when every seat is filled and none is being played.
