@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { HAVE_SERVER, setup, person, createTable } from '../lib/harness.js';
 
 const skip = !HAVE_SERVER && 'no parlor binary (build it or set PARLOR_BIN)';
-// Latin words that may remain: language names in the switcher, file format names, notation and coordinates.
+// Latin words (two letters or more, so a stray AM/PM counts) that may remain: language names in the switcher, file format names, notation and coordinates.
 const ALLOWED = new Set(['English', 'PGN', 'PDN', 'PGN4']);
 
 async function englishWords(page, names) {
@@ -19,7 +19,7 @@ async function englishWords(page, names) {
     for (const n of names) text = text.split(n).join(' ');
     return text;
   }, names);
-  return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !ALLOWED.has(w));
+  return (text.match(/[A-Za-z]{2,}/g) || []).filter((w) => !ALLOWED.has(w));
 }
 
 for (const lang of ['bn', 'mr']) {

@@ -51,7 +51,8 @@ function mountHistory(app, main, player) {
     more.textContent = t('history.more');
     clear(list);
     if (!games.length) list.appendChild(h('li', { class: 'muted' }, t('history.none')));
-    const fmt = new Intl.DateTimeFormat(LOCALES[language()], { dateStyle: 'medium', timeStyle: 'short' });
+    // A 24-hour clock: Bengali and Marathi locales would otherwise write the Latin AM/PM.
+    const fmt = new Intl.DateTimeFormat(LOCALES[language()], { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
     for (const g of games) {
       list.appendChild(h('li', { 'data-game': g.id },
         h('span', { class: 'muted small' }, fmt.format(new Date(g.ended_ms))), ' ',
