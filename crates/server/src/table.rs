@@ -787,10 +787,20 @@ impl Table {
         let player = outbox.session().info();
         let was_spectators = self.spectator_count();
         self.watchers.insert(outbox.conn(), outbox.clone());
-        // Events the client missed, if all are still kept; else the full state.
+        // Events the client missed, if all are still kept and none is a chat line the viewer muted (never sent
+        // to them, so the events would leave a gap); else the full state.
+        let muted_since = |v: u64| {
+            self.log.iter().any(|(ver, author, _)| {
+                *ver > v && author.as_ref().is_some_and(|a| outbox.session().has_muted(a))
+            })
+        };
         match since {
             Some(v) if v == self.version => {}
-            Some(v) if v < self.version && self.log.front().is_some_and(|(first, _, _)| *first <= v + 1) => {
+            Some(v)
+                if v < self.version
+                    && self.log.front().is_some_and(|(first, _, _)| *first <= v + 1)
+                    && !muted_since(v) =>
+            {
                 for (_, author, text) in self.log.iter().filter(|(ver, _, _)| *ver > v) {
                     match author {
                         Some(a) => outbox.send_chat(a, text.clone()),
