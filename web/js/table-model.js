@@ -3,12 +3,24 @@
 
 import { boardOf, parseSquare, pdnSquare } from './board/geometry.js';
 
-/** A model from a full `table` state. `now` stamps the clocks so they can count down. The state carries the
- * latest chat lines; without them (an older server) the lines already received are kept. */
+/** A model from a full `table` state. `now` stamps the clocks so they can count down. The chat is the state's
+ * latest lines merged with the lines already received: the server leaves out the lines of players the viewer
+ * muted, and those received before the mute come back when the viewer unmutes (the page hides them meanwhile). */
 export function fromState(state, now, previous) {
   const game = state.game ? { ...state.game, clocksAt: now, last: lastOf(state.spec.game, state.game) } : null;
-  const chat = Array.isArray(state.chat) ? state.chat : previous && previous.id === state.id ? previous.chat : [];
-  return { ...state, game, chat };
+  const kept = previous && previous.id === state.id ? previous.chat || [] : [];
+  return { ...state, game, chat: mergeChat(kept, state.chat || []) };
+}
+
+function mergeChat(a, b) {
+  const key = (l) => `${l.at_ms}\u0000${l.from && l.from.id}\u0000${l.text}`;
+  const seen = new Set();
+  const out = [];
+  for (const line of [...a, ...b]) {
+    const k = key(line);
+    if (!seen.has(k)) { seen.add(k); out.push(line); }
+  }
+  return out.sort((x, y) => x.at_ms - y.at_ms).slice(-200);
 }
 
 function lastOf(gameName, game) {

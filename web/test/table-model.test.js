@@ -87,5 +87,16 @@ test('a seat event sets or clears the viewer\'s own seat; the full state brings 
   step({ e: 'seat', seat: 1, info: { player: null, cpu: null, away: false } }, 'b');
   assert.equal(m.you, null, 'standing up');
   const line = { from: { id: 'a', name: 'Ana' }, text: 'hi', at_ms: 5 };
-  assert.deepEqual(fromState({ ...state(), chat: [line] }, 0, m).chat, [line]);
+  assert.deepEqual(fromState({ ...state(), chat: [line] }, 0, null).chat, [line]);
+});
+
+test('a full state merges its chat with the lines already received', () => {
+  const ana = { from: { id: 'a', name: 'Ana' }, text: 'hi', at_ms: 5 };
+  const bo = { from: { id: 'b', name: 'Bo' }, text: 'hello', at_ms: 7 };
+  const late = { from: { id: 'b', name: 'Bo' }, text: 'still here', at_ms: 9 };
+  const before = fromState({ ...state(), chat: [ana, bo] }, 0, null);
+  // Bo is muted now: the server's state leaves his lines out, the page keeps (and hides) the ones it had.
+  const after = fromState({ ...state(), chat: [ana, late] }, 0, before);
+  assert.deepEqual(after.chat, [ana, bo, late]);
+  assert.deepEqual(fromState({ ...state(), id: 't2', chat: [late] }, 0, before).chat, [late], 'another table: its own chat only');
 });
