@@ -422,6 +422,12 @@ export function mount(app, main, params) {
     }
     wantSit = false;
     render(false);
+    // A table whose seats were all filled at creation (CPUs, an accepted challenge) has started before the page
+    // opened it: no `started` event comes, so say it here.
+    if (!reopened && g && !g.outcome && !(g.moves || []).length) {
+      app.say(t('say.started'));
+      if (isMyTurn(model)) sound.play('turn');
+    }
   }
 
   layout();
