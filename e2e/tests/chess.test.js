@@ -34,9 +34,14 @@ test('chess to checkmate by clicking: castling, en passant, promotion', { skip, 
     assert.ok(m.game.moves[8].display.startsWith('cxb8=Q'));
     assert.equal(m.game.moves[14].display, 'O-O');
     assert.equal(await black.page.locator('#moves .move').count(), LINE.length);
-    // The board of Black is turned: h1 at the top-left.
-    const first = await black.page.locator('svg.board rect[data-square]').first().getAttribute('data-square');
-    assert.ok(first, 'squares are labelled');
+    // The board of Black is turned: h1 at the top-left (White's has a8 there).
+    const topLeft = (page) => page.evaluate(() => {
+      const rects = [...document.querySelectorAll('svg.board rect[data-square]')];
+      rects.sort((p, q) => Number(p.getAttribute('y')) - Number(q.getAttribute('y')) || Number(p.getAttribute('x')) - Number(q.getAttribute('x')));
+      return rects[0].getAttribute('data-square');
+    });
+    assert.equal(await topLeft(black.page), 'h1');
+    assert.equal(await topLeft(white.page), 'a8');
     // Download the PGN.
     const href = await white.page.locator('[data-action="download"]').getAttribute('href');
     const pgn = await (await fetch(env.base + href)).text();

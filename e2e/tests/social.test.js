@@ -19,6 +19,12 @@ test('mute hides a player\'s chat; block asks before sitting with them', { skip,
     const id = await createTable(a.page, { game: 'chess', seats: ['me', 'open'] });
     await b.page.goto('/table/' + id);
     await sitDown(b.page);
+    // Kamal's resyncs: a muted line leaves a version gap he must get over without asking again and again.
+    await b.page.evaluate(() => {
+      const send = WebSocket.prototype.send;
+      window.__opens = 0;
+      WebSocket.prototype.send = function (data) { if (/"t":"open"/.test(data)) window.__opens++; return send.call(this, data); };
+    });
     await say(a.page, 'hello <b>there</b>');
     await b.page.locator('#chat-lines li', { hasText: 'hello <b>there</b>' }).waitFor();
     assert.equal(await b.page.locator('#chat-lines b').count(), 0, 'chat is text, not HTML');
@@ -30,6 +36,10 @@ test('mute hides a player\'s chat; block asks before sitting with them', { skip,
     await say(b.page, 'quiet here');
     await a.page.locator('#chat-lines li', { hasText: 'quiet here' }).waitFor();
     assert.equal(await b.page.locator('#chat-lines li', { hasText: 'can you hear me' }).count(), 0);
+    await new Promise((r) => setTimeout(r, 1000));
+    const opens = await b.page.evaluate(() => window.__opens);
+    assert.ok(opens >= 1 && opens <= 2, `a muted line costs one or two resync requests, not a loop: ${opens}`);
+    assert.equal(await b.page.locator('.toast.error').count(), 0, 'not rate-limited');
     // Unmute shows her lines again (those sent while muted were never sent to Kamal).
     await b.page.locator('#seats button.pname', { hasText: 'Jaya' }).click();
     await b.page.click('#player-menu [data-action="unmute"]');

@@ -256,7 +256,8 @@ function start() {
   document.addEventListener('pointerdown', () => sound.unlock(), { once: false, passive: true });
   document.addEventListener('keydown', () => sound.unlock(), { passive: true });
   window.addEventListener('popstate', route);
-  onLanguage(() => { renderHeader(); renderChallenges(); if (app.status !== 'open') showStatus(app.status, app.statusInfo || {}); if (app.page && app.page.relabel) app.page.relabel(); else route(); });
+  // Notices already shown were written in the old language: drop them with the rest of the old words.
+  onLanguage(() => { clear(document.getElementById('toasts')); renderHeader(); renderChallenges(); if (app.status !== 'open') showStatus(app.status, app.statusInfo || {}); if (app.page && app.page.relabel) app.page.relabel(); else route(); });
   renderHeader();
   app.conn = new Connection(wsUrl(), {
     onMessage,

@@ -3,11 +3,24 @@
 
 import { boardOf, parseSquare, pdnSquare } from './board/geometry.js';
 
-/** A model from a full `table` state. `now` stamps the clocks so they can count down. Chat lines already
- * received are kept (the full state does not carry chat). */
+/** A model from a full `table` state. `now` stamps the clocks so they can count down. The chat is the state's
+ * latest lines merged with the lines already received: the server leaves out the lines of players the viewer
+ * muted, and those received before the mute come back when the viewer unmutes (the page hides them meanwhile). */
 export function fromState(state, now, previous) {
   const game = state.game ? { ...state.game, clocksAt: now, last: lastOf(state.spec.game, state.game) } : null;
-  return { ...state, game, chat: previous && previous.id === state.id ? previous.chat : [] };
+  const kept = previous && previous.id === state.id ? previous.chat || [] : [];
+  return { ...state, game, chat: mergeChat(kept, state.chat || []) };
+}
+
+function mergeChat(a, b) {
+  const key = (l) => `${l.at_ms}\u0000${l.from && l.from.id}\u0000${l.text}`;
+  const seen = new Set();
+  const out = [];
+  for (const line of [...a, ...b]) {
+    const k = key(line);
+    if (!seen.has(k)) { seen.add(k); out.push(line); }
+  }
+  return out.sort((x, y) => x.at_ms - y.at_ms).slice(-200);
 }
 
 function lastOf(gameName, game) {
@@ -34,9 +47,10 @@ export function wireSquares(gameName, wire) {
 
 /**
  * Apply one `event` with version `v`. Returns {model, status}: status is 'applied', 'duplicate' (already had it:
- * ignore) or 'gap' (a version is missing: the caller sends `open` with `since` = model.version).
+ * ignore) or 'gap' (a version is missing: the caller sends `open` with `since` = model.version). `me` (the viewer's
+ * player id) lets a `seat` event set or clear `you`: the server sends no new state when the viewer sits or stands.
  */
-export function applyEvent(model, v, ev, now) {
+export function applyEvent(model, v, ev, now, me) {
   if (v <= model.version) return { model, status: 'duplicate' };
   if (v > model.version + 1) return { model, status: 'gap' };
   const m = { ...model, version: v };
@@ -58,6 +72,11 @@ export function applyEvent(model, v, ev, now) {
       const seats = [...m.seats];
       seats[ev.seat] = ev.info;
       m.seats = seats;
+      if (me) {
+        const mine = !!(ev.info && ev.info.player && ev.info.player.id === me);
+        if (mine) m.you = ev.seat;
+        else if (m.you === ev.seat) m.you = null;
+      }
       break;
     }
     case 'started':

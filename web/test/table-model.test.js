@@ -74,3 +74,29 @@ test('after a rotated rematch the first mover plays the first colour', () => {
   assert.deepEqual(byColour(four, [true, false, false, false]), [false, false, true, false]);
   assert.equal(colourOf(four, null), null);
 });
+
+test('a seat event sets or clears the viewer\'s own seat; the full state brings the chat', () => {
+  let m = fromState({ ...state(), you: null, seats: [state().seats[0], { player: null, cpu: null, away: false }], game: null }, 0);
+  const step = (ev, me) => { m = applyEvent(m, m.version + 1, ev, 0, me).model; };
+  step({ e: 'seat', seat: 1, info: { player: { id: 'b', name: 'Bo' }, cpu: null, away: false } }, 'b');
+  assert.equal(m.you, 1, 'sitting down: the server sends a seat event, not a new state');
+  step({ e: 'seat', seat: 0, info: { player: { id: 'a', name: 'Ana' }, cpu: null, away: true } }, 'b');
+  assert.equal(m.you, 1, 'someone else\'s seat changes nothing');
+  step({ e: 'seat', seat: 1, info: { player: { id: 'b', name: 'Bo' }, cpu: 'medium', away: true } }, 'b');
+  assert.equal(m.you, 1, 'a CPU playing for me while I am away: still my seat');
+  step({ e: 'seat', seat: 1, info: { player: null, cpu: null, away: false } }, 'b');
+  assert.equal(m.you, null, 'standing up');
+  const line = { from: { id: 'a', name: 'Ana' }, text: 'hi', at_ms: 5 };
+  assert.deepEqual(fromState({ ...state(), chat: [line] }, 0, null).chat, [line]);
+});
+
+test('a full state merges its chat with the lines already received', () => {
+  const ana = { from: { id: 'a', name: 'Ana' }, text: 'hi', at_ms: 5 };
+  const bo = { from: { id: 'b', name: 'Bo' }, text: 'hello', at_ms: 7 };
+  const late = { from: { id: 'b', name: 'Bo' }, text: 'still here', at_ms: 9 };
+  const before = fromState({ ...state(), chat: [ana, bo] }, 0, null);
+  // Bo is muted now: the server's state leaves his lines out, the page keeps (and hides) the ones it had.
+  const after = fromState({ ...state(), chat: [ana, late] }, 0, before);
+  assert.deepEqual(after.chat, [ana, bo, late]);
+  assert.deepEqual(fromState({ ...state(), id: 't2', chat: [late] }, 0, before).chat, [late], 'another table: its own chat only');
+});

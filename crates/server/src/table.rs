@@ -787,10 +787,20 @@ impl Table {
         let player = outbox.session().info();
         let was_spectators = self.spectator_count();
         self.watchers.insert(outbox.conn(), outbox.clone());
-        // Events the client missed, if all are still kept; else the full state.
+        // Events the client missed, if all are still kept and none is a chat line the viewer muted (never sent
+        // to them, so the events would leave a gap); else the full state.
+        let muted_since = |v: u64| {
+            self.log.iter().any(|(ver, author, _)| {
+                *ver > v && author.as_ref().is_some_and(|a| outbox.session().has_muted(a))
+            })
+        };
         match since {
             Some(v) if v == self.version => {}
-            Some(v) if v < self.version && self.log.front().is_some_and(|(first, _, _)| *first <= v + 1) => {
+            Some(v)
+                if v < self.version
+                    && self.log.front().is_some_and(|(first, _, _)| *first <= v + 1)
+                    && !muted_since(v) =>
+            {
                 for (_, author, text) in self.log.iter().filter(|(ver, _, _)| *ver > v) {
                     match author {
                         Some(a) => outbox.send_chat(a, text.clone()),
@@ -906,6 +916,7 @@ impl Table {
                 return;
             }
         }
+        let was_spectators = self.spectator_count();
         let s = &mut self.seats[target];
         s.occupant = Occupant {
             player_id: Some(player.id.clone()),
@@ -921,6 +932,7 @@ impl Table {
         self.rematch.clear();
         self.save_seats().await;
         self.broadcast_seat(target);
+        self.spectators_changed(was_spectators);
         self.maybe_start().await;
     }
 
@@ -941,10 +953,20 @@ impl Table {
             ));
             return;
         }
+        let was_spectators = self.spectator_count();
         self.seats[seat] = SeatState::default();
         self.rematch.remove(&(seat as u8));
         self.save_seats().await;
         self.broadcast_seat(seat);
+        self.spectators_changed(was_spectators);
+    }
+
+    /// A watcher who sits down is no longer a spectator, and one who stands up (still watching) is one again.
+    fn spectators_changed(&mut self, was: u32) {
+        let count = self.spectator_count();
+        if count != was {
+            self.broadcast(Event::Spectators { count });
+        }
     }
 
     /// Starts a game when every seat is filled and none is being played.

@@ -84,6 +84,32 @@ async fn illegal_stale_and_out_of_turn_moves_are_refused_and_the_game_goes_on() 
 }
 
 #[tokio::test]
+async fn sitting_down_and_standing_up_change_the_spectator_count() {
+    let server = Server::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    let (table, _, _) = a.create(chess(json!({}))).await;
+    b.send(json!({"t": "open", "table": table})).await;
+    assert_eq!(b.expect("table").await["state"]["spectators"], 1);
+    assert_eq!(a.event("spectators").await["event"]["count"], 1);
+    // Bijoy sits: nobody watches any more, before the game starts.
+    b.send(json!({"t": "sit", "table": table})).await;
+    let seat = a.event("seat").await;
+    let spectators = a.next().await.unwrap();
+    assert_eq!(spectators["event"]["e"], "spectators", "{spectators}");
+    assert_eq!(spectators["event"]["count"], 0);
+    assert_eq!(spectators["v"], seat["v"].as_u64().unwrap() + 1);
+    a.event("started").await;
+    // After the game he stands up and stays to watch: a spectator again.
+    a.send(json!({"t": "resign", "table": table})).await;
+    b.event("ended").await;
+    b.send(json!({"t": "stand", "table": table})).await;
+    b.event("seat").await;
+    assert_eq!(b.event("spectators").await["event"]["count"], 1);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn joining_a_private_table_by_code_and_by_link() {
     let server = Server::start().await;
     let mut a = server.client().await;

@@ -193,6 +193,45 @@ async fn mute_hides_chat_and_unmute_shows_it_again() {
 }
 
 #[tokio::test]
+async fn a_resync_over_a_muted_line_sends_the_full_state() {
+    let server = Server::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    let table = two_player_game(&mut a, &mut b, chess()).await;
+    relation(&mut b, &a.id, "mute", true).await;
+    a.send(json!({"t": "chat", "table": table, "text": "muted line"}))
+        .await;
+    a.event("chat").await;
+    b.send(json!({"t": "chat", "table": table, "text": "my line"}))
+        .await;
+    // b never gets a's line, so b's own line comes one version further: a gap b cannot fill with events.
+    let mine = b.event("chat").await;
+    assert_eq!(mine["event"]["text"], "my line");
+    let last = mine["v"].as_u64().unwrap();
+    b.send(json!({"t": "open", "table": table, "since": last - 2}))
+        .await;
+    let next = b.next().await.unwrap();
+    assert_eq!(
+        next["t"], "table",
+        "a full state, not the events with the gap again: {next}"
+    );
+    assert_eq!(next["state"]["version"], last);
+    let lines: Vec<&str> = next["state"]["chat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(lines, vec!["my line"]);
+    // Without a muted line in between, a resync still sends just the missed events.
+    a.send(json!({"t": "resign", "table": table})).await;
+    let ended = b.event("ended").await;
+    b.send(json!({"t": "open", "table": table, "since": last})).await;
+    assert_eq!(b.next().await.unwrap(), ended);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn block_refuses_challenge_and_join() {
     let server = Server::start().await;
     let mut a = server.client().await;

@@ -11,6 +11,13 @@ import { seatLabel } from './table.js';
 
 const LOCALES = { en: 'en-GB', bn: 'bn-IN', mr: 'mr-IN' };
 
+/** A player as the history and the replay JSON name them: a person's name, or a CPU seat as `CPU (level)`. */
+export function playerLabel(p) {
+  const name = (p && p.name) || String(p);
+  const cpu = /^CPU \((easy|medium|hard)\)$/.exec(name);
+  return cpu ? t('seat.cpu', { level: t('level.' + cpu[1]) }) : name;
+}
+
 export function mount(app, main, params) {
   return params.game ? mountReplay(app, main, params.game) : mountHistory(app, main, params.player || null);
 }
@@ -40,17 +47,18 @@ function mountHistory(app, main, player) {
 
   function render() {
     const other = whose && app.me && whose !== app.me.id;
-    const name = games.length && games[0].players ? games[0].players[games[0].seat] : whose;
+    const name = games.length && games[0].players ? playerLabel(games[0].players[games[0].seat]) : whose;
     title.textContent = other ? t('history.of', { name }) : t('history.title');
     more.textContent = t('history.more');
     clear(list);
     if (!games.length) list.appendChild(h('li', { class: 'muted' }, t('history.none')));
-    const fmt = new Intl.DateTimeFormat(LOCALES[language()], { dateStyle: 'medium', timeStyle: 'short' });
+    // A 24-hour clock: Bengali and Marathi locales would otherwise write the Latin AM/PM.
+    const fmt = new Intl.DateTimeFormat(LOCALES[language()], { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
     for (const g of games) {
       list.appendChild(h('li', { 'data-game': g.id },
         h('span', { class: 'muted small' }, fmt.format(new Date(g.ended_ms))), ' ',
         h('strong', {}, t('game.' + g.game)), ' · ',
-        h('span', {}, (g.players || []).join(' – ')), ' · ',
+        h('span', {}, (g.players || []).map(playerLabel).join(' – ')), ' · ',
         h('span', {}, mine(g), g.outcome && g.outcome.reason ? ` (${t('reason.' + g.outcome.reason)})` : ''),
         g.rating ? h('span', { class: 'muted' }, ' · ', t('table.rating', { before: num(Math.round(g.rating.before)), after: num(Math.round(g.rating.after)) })) : null, ' ',
         h('a', { class: 'button', href: '/game/' + encodeURIComponent(g.id), 'data-action': 'replay' }, t('history.replay'))));
@@ -126,7 +134,7 @@ function mountReplay(app, main, id) {
       h('div', { class: 'table-main' }, boardHost, controls(), h('p', { id: 'ply', class: 'muted' })),
       h('aside', { class: 'table-side' },
         h('section', { class: 'card' }, h('h1', {}, t('replay.title'), ': ', t('game.' + game)),
-          h('p', {}, (data.players || []).map((p) => (p && p.name) || String(p)).join(' – ')),
+          h('p', {}, (data.players || []).map(playerLabel).join(' – ')),
           data.outcome ? h('p', { class: 'result' }, data.outcome.score || '', ' ', t('reason.' + data.outcome.reason)) : null,
           h('a', { class: 'button', href: `/api/game/${encodeURIComponent(id)}/export`, download: '' }, t(exportKey)), ' ',
           h('a', { class: 'button', href: '#', target: '_blank', rel: 'noopener', 'data-action': 'share-image' }, t('table.share_image'))),

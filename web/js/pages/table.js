@@ -34,6 +34,7 @@ export function mount(app, main, params) {
   let ticker = null;
   let wasAwayNotice = false;
   let menuFor = null;
+  let resyncFrom = null; // the version a resync (`open` with `since`) was asked from, while it is pending
 
   const page = h('div', { class: 'table-page' });
   const boardHost = h('div', { class: 'board-host' });
@@ -406,6 +407,7 @@ export function mount(app, main, params) {
   }
 
   function onFullState(state) {
+    resyncFrom = null;
     const reopened = model !== null;
     const prevGame = model && model.game;
     model = fromState(state, performance.now(), model);
@@ -425,6 +427,12 @@ export function mount(app, main, params) {
     }
     wantSit = false;
     render(false);
+    // A table whose seats were all filled at creation (CPUs, an accepted challenge) has started before the page
+    // opened it: no `started` event comes, so say it here.
+    if (!reopened && g && !g.outcome && !(g.moves || []).length) {
+      app.say(t('say.started'));
+      if (isMyTurn(model)) sound.play('turn');
+    }
   }
 
   layout();
@@ -454,9 +462,15 @@ export function mount(app, main, params) {
       }
       if (msg.t === 'event' && model && msg.table === model.id) {
         const before = model;
-        const r = applyEvent(model, msg.v, msg.event, performance.now());
-        if (r.status === 'gap') { open(model.version); return; }
+        const r = applyEvent(model, msg.v, msg.event, performance.now(), app.me && app.me.id);
+        if (r.status === 'gap') {
+          // Ask for the missed events; if they still leave a gap (lines of a player we muted are never sent to
+          // us), ask for the full state instead of asking again and again.
+          if (resyncFrom === model.version) { resyncFrom = null; open(); } else { resyncFrom = model.version; open(model.version); }
+          return;
+        }
         if (r.status !== 'applied') return;
+        resyncFrom = null;
         model = r.model;
         if (msg.event.e === 'chat') { renderChat(); return; }
         if (msg.event.e === 'spectators') { renderInfo(); return; }
