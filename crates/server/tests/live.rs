@@ -481,7 +481,11 @@ async fn a_restarted_server_resumes_the_game_with_its_moves_and_clocks() {
         let mover = if ply % 2 == 0 { &mut a } else { &mut b };
         assert_eq!(mover.play(&table, ply as u32, wire).await["t"], "ack");
     }
-    let before = b.event("moved").await;
+    let before = b
+        .until("third move", |v| {
+            v["t"] == "event" && v["event"]["e"] == "moved" && v["event"]["ply"] == 3
+        })
+        .await;
     let (dir, database) = server.stop().await;
     let server = Server::start_on(dir, database, |_| {}).await;
     let mut b = Client::connect(server.addr, b.cookie.as_deref()).await;
