@@ -154,6 +154,11 @@ test('history lists a game; the replay steps through it', async () => {
   assert.match(await page.locator('rect[data-square="e4"]').getAttribute('aria-label'), /white pawn/);
   await page.keyboard.press('End');
   assert.match(await page.locator('#ply').innerText(), /7 of 7/);
+  // Share image: the picture of the position shown, with its last move (the king's move of O-O).
+  const shot = new URL(await page.locator('[data-action="share-image"]').getAttribute('href'), 'http://x');
+  assert.equal(shot.pathname, '/image/chess.png');
+  assert.equal(shot.searchParams.get('fen'), 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b - - 0 1');
+  assert.equal(shot.searchParams.get('lastmove'), 'e1g1');
   await page.screenshot({ path: `${SHOTS}static-replay.png` });
   assert.deepEqual(errors, []);
   await context.close();
@@ -167,6 +172,7 @@ test('a finished game: result, check mark, chat as text, player menu, rematch an
   assert.equal(await page.locator('svg.board .mark-check').count(), 1);
   assert.match(await page.locator('#spectators').innerText(), /5/);
   assert.equal(await page.locator('[data-action="download"]').getAttribute('href'), '/api/game/g-over1/export');
+  assert.match(await page.locator('[data-action="share-image"]').getAttribute('href'), /^\/image\/chess\.png\?fen=/);
   assert.match(await page.locator('[data-action="rematch"]').innerText(), /1\/1|Rematch/);
   await page.locator('#chat-lines button.pname', { hasText: 'Bo' }).click();
   await page.locator('#player-menu [data-action="mute"]').waitFor();

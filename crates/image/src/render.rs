@@ -13,14 +13,21 @@ pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSans-ascii.ttf");
 /// The family name diagrams ask for; it must match the embedded font or resvg draws no text.
 pub const FONT_FAMILY: &str = "DejaVu Sans";
 
-/// Pre-rendered sprites kept at most (one per piece, army and pixel size); the set is dropped when full.
-const SPRITES: usize = 512;
+/// Bytes of pre-rendered sprites kept at most (one per piece, army and pixel size; a 512 px chess set is about
+/// 160 KB); the set is dropped when it would grow past this.
+const SPRITE_BYTES: usize = 16 << 20;
 
 /// Renders diagrams to PNG. Holds the font and the pre-rendered sprites; make one and share it (it is
 /// `Send + Sync`).
 pub struct Renderer {
     options: usvg::Options<'static>,
-    sprites: Mutex<HashMap<(String, u32), Arc<tiny_skia::Pixmap>>>,
+    sprites: Mutex<Sprites>,
+}
+
+#[derive(Default)]
+struct Sprites {
+    bytes: usize,
+    by_key: HashMap<(String, u32), Arc<tiny_skia::Pixmap>>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -45,7 +52,7 @@ impl Renderer {
         options.fontdb_mut().load_font_data(FONT.to_vec());
         Renderer {
             options,
-            sprites: Mutex::new(HashMap::new()),
+            sprites: Mutex::new(Sprites::default()),
         }
     }
 
@@ -89,7 +96,7 @@ impl Renderer {
     /// A sprite drawn `side` pixels square, rendered on first use.
     fn sprite(&self, stamp: &svg::Stamp, side: f64) -> Result<Arc<tiny_skia::Pixmap>, ImageError> {
         let key = (stamp.id.clone(), (side * 100.0).round() as u32);
-        if let Some(found) = self.sprites.lock().ok().and_then(|s| s.get(&key).cloned()) {
+        if let Some(found) = self.sprites.lock().ok().and_then(|s| s.by_key.get(&key).cloned()) {
             return Ok(found);
         }
         let document = format!(
@@ -109,10 +116,14 @@ impl Renderer {
         );
         let pixmap = Arc::new(pixmap);
         if let Ok(mut sprites) = self.sprites.lock() {
-            if sprites.len() >= SPRITES {
-                sprites.clear();
+            let bytes = pixmap.data().len();
+            if sprites.bytes + bytes > SPRITE_BYTES {
+                sprites.by_key.clear();
+                sprites.bytes = 0;
             }
-            sprites.insert(key, pixmap.clone());
+            if sprites.by_key.insert(key, pixmap.clone()).is_none() {
+                sprites.bytes += bytes;
+            }
         }
         Ok(pixmap)
     }
