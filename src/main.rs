@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use parlor_game::bench::{Sample, compare};
-use parlor_game::{GameKind, perft, perft_divide};
+use parlor_game::{DraughtsVariant, GameKind, perft, perft_divide};
 use std::time::Instant;
 
 /// Parlor: chess, draughts and four-player chess in the browser, self-hosted.
@@ -11,40 +11,61 @@ use std::time::Instant;
 #[command(version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the site (the default when no subcommand is given).
+    Serve(ServeArgs),
     /// Count the leaf nodes of the legal move tree (checks a move generator).
     Perft(PerftArgs),
+    /// Our chess engine over UCI (for chess GUIs and match tools).
+    Uci,
+    /// Play games between engines or levels and estimate the Elo difference.
+    Match(MatchArgs),
+    /// Load a running server with real websocket clients playing random legal moves.
+    Loadtest(LoadtestArgs),
     /// Measure speed.
     #[command(subcommand)]
     Bench(BenchCommand),
-    /// Speak UCI on stdin/stdout: our chess engine for GUIs and match tools.
-    Uci,
-    /// Play a match between two players and print W/D/L and an Elo estimate.
-    Match(MatchArgs),
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "PARLOR_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// Storage: `sqlite://FILE?mode=rwc` (the default, a file next to you) or `postgres://USER@HOST/DB`.
+    #[arg(
+        long,
+        env = "PARLOR_DATABASE_URL",
+        default_value = "sqlite://parlor.db?mode=rwc"
+    )]
+    database: String,
+    /// Seconds a seated player may stay away before losing (two-player) or handing the seat to a CPU (four-player).
+    #[arg(long, env = "PARLOR_GRACE_SECONDS", default_value_t = 60)]
+    grace_seconds: u64,
 }
 
 #[derive(Args, Debug)]
 struct MatchArgs {
-    /// chess (draughts and chess4 follow).
+    /// chess, draughts/<variant> or chess4.
     #[arg(long, default_value = "chess")]
     game: String,
-    /// Player A (reported): easy, medium, hard, random, or a UCI engine command such as /usr/games/stockfish.
+    /// First player: easy, medium, hard, random, or an external UCI engine command.
     #[arg(long)]
     a: String,
-    /// Player B.
+    /// Second player, as --a.
     #[arg(long)]
     b: String,
-    /// An option for an engine A as `Name=value` (repeatable), e.g. "Skill Level=10".
+    /// UCI options for an external --a engine, `Name=value` (repeatable).
     #[arg(long = "a-option")]
     a_options: Vec<String>,
-    /// An option for an engine B as `Name=value` (repeatable).
+    /// UCI options for an external --b engine, `Name=value` (repeatable).
     #[arg(long = "b-option")]
     b_options: Vec<String>,
-    /// Number of games (each opening twice, colours swapped).
+    /// Games to play (colours alternate).
     #[arg(long, default_value_t = 40)]
     games: usize,
     /// Milliseconds per move.
@@ -53,10 +74,10 @@ struct MatchArgs {
     /// Games at once (default: the number of cores).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Seed of the levels' and the random mover's choices.
+    /// Seed for the opening choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games longer than this many plies are drawn.
+    /// A game that reaches this many plies is adjudicated a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
     /// Print each game's moves.
@@ -65,11 +86,56 @@ struct MatchArgs {
 }
 
 #[derive(Args, Debug)]
+struct BenchSearchArgs {
+    /// chess, draughts/<variant> or chess4.
+    #[arg(long, default_value = "chess")]
+    game: String,
+    /// Fixed depth.
+    #[arg(long, default_value_t = parlor_ai::bench::CHESS_BENCH_DEPTH)]
+    depth: u32,
+}
+
+#[derive(Args, Debug)]
+struct BenchClockArgs {
+    /// Timed searches with random clocks.
+    #[arg(long, default_value_t = 200)]
+    searches: usize,
+    /// Searches stopped by the stop flag.
+    #[arg(long, default_value_t = 20)]
+    stops: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
+}
+
+#[derive(Args, Debug)]
+struct LoadtestArgs {
+    /// The server, `ws://HOST:PORT`.
+    #[arg(long)]
+    url: String,
+    /// Concurrent two-player games (two sockets each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Seconds to measure (after a 2 s warm-up).
+    #[arg(long, default_value_t = 10)]
+    duration: u64,
+    /// Target moves per second over all games; without it, a closed loop (each side answers at once).
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Sockets connecting at once.
+    #[arg(long, default_value_t = 64)]
+    connect_parallel: usize,
+}
+
+#[derive(Args, Debug)]
 struct PerftArgs {
     /// chess, draughts or chess4.
     #[arg(long, default_value = "chess")]
     game: String,
-    /// Start position (FEN); the standard start if absent.
+    /// Draughts variant: english, international, russian or pool.
+    #[arg(long, default_value = "english")]
+    variant: DraughtsVariant,
+    /// Start position (FEN, or PDN FEN for draughts); the standard start if absent.
     #[arg(long)]
     fen: Option<String>,
     /// Depth in plies.
@@ -78,39 +144,25 @@ struct PerftArgs {
     /// Print the count below each first move.
     #[arg(long)]
     divide: bool,
+    /// Four-player start position (FEN4); the standard start if absent.
+    #[arg(long)]
+    fen4: Option<String>,
+    /// Four-player: Teams legality (as the team-mode reference numbers) instead of free-for-all.
+    #[arg(long)]
+    teams: bool,
+    /// Four-player: count where free-for-all and Teams legality differ inside the tree.
+    #[arg(long)]
+    compare_teams: bool,
 }
 
 #[derive(Subcommand, Debug)]
 enum BenchCommand {
     /// Perft speed: nodes per second through our traits (and, for chess, through shakmaty directly).
     Perft(BenchPerftArgs),
-    /// Nodes searched at a fixed depth on a fixed position set (a change of search behaviour changes them).
+    /// Nodes searched at a fixed depth on a fixed position set.
     Search(BenchSearchArgs),
-    /// Timed searches with random clocks and stop-flag searches: how late any returned.
+    /// Search timing: budgets kept and stop flags obeyed.
     Clock(BenchClockArgs),
-}
-
-#[derive(Args, Debug)]
-struct BenchSearchArgs {
-    /// chess (draughts and chess4 follow).
-    #[arg(long, default_value = "chess")]
-    game: String,
-    /// Depth in plies.
-    #[arg(long, default_value_t = parlor_ai::bench::CHESS_BENCH_DEPTH)]
-    depth: u32,
-}
-
-#[derive(Args, Debug)]
-struct BenchClockArgs {
-    /// Searches with random clocks.
-    #[arg(long, default_value_t = 200)]
-    searches: usize,
-    /// Searches ended by the stop flag.
-    #[arg(long, default_value_t = 20)]
-    stops: usize,
-    /// Seed of the random clocks.
-    #[arg(long, default_value_t = 7)]
-    seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -121,12 +173,27 @@ struct BenchPerftArgs {
     /// Timed runs per workload; the median is reported.
     #[arg(long, default_value_t = 5)]
     runs: usize,
+    /// Four-player: start position (FEN4) and depth to time.
+    #[arg(long)]
+    fen4: Option<String>,
+    /// Four-player: depth to time.
+    #[arg(long, default_value_t = 6)]
+    depth: u32,
 }
 
 fn main() -> Result<()> {
-    match Cli::parse().command {
-        Command::Perft(args) => run_perft(&args),
-        Command::Bench(BenchCommand::Perft(args)) => bench_perft(&args),
+    // No subcommand means `serve` with its flags' defaults and environment variables.
+    let command = Cli::parse()
+        .command
+        .or_else(|| Cli::parse_from(["parlor", "serve"]).command);
+    let Some(command) = command else {
+        bail!("no command")
+    };
+    match command {
+        Command::Serve(args) => serve(args),
+        Command::Loadtest(args) => loadtest(args),
+        Command::Uci => Ok(parlor_ai::uci::run(std::io::stdin().lock(), std::io::stdout())?),
+        Command::Match(args) => run_match(&args),
         Command::Bench(BenchCommand::Search(args)) => {
             parlor_ai::bench::print_search(game_kind(&args.game)?, args.depth)?;
             Ok(())
@@ -135,9 +202,59 @@ fn main() -> Result<()> {
             parlor_ai::bench::print_timing(args.searches, args.stops, args.seed);
             Ok(())
         }
-        Command::Uci => Ok(parlor_ai::uci::run(std::io::stdin().lock(), std::io::stdout())?),
-        Command::Match(args) => run_match(&args),
+        Command::Perft(args) => run_perft(&args),
+        Command::Bench(BenchCommand::Perft(args)) => bench_perft(&args),
     }
+}
+
+fn serve(args: ServeArgs) -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PARLOR_LOG").unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&args.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.listen))?;
+        println!("Parlor is running at http://{}", listener.local_addr()?);
+        let config = parlor_server::Config {
+            database: args.database,
+            grace: std::time::Duration::from_secs(args.grace_seconds),
+            ..parlor_server::Config::default()
+        };
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let on_signal = shutdown.clone();
+        tokio::spawn(async move {
+            let ctrl_c = tokio::signal::ctrl_c();
+            #[cfg(unix)]
+            {
+                let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                    .expect("a SIGTERM handler can be installed");
+                tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+            }
+            #[cfg(not(unix))]
+            let _ = ctrl_c.await;
+            tracing::info!("shutting down: finishing every table");
+            on_signal.cancel();
+        });
+        parlor_server::run(listener, config, shutdown).await?;
+        Ok(())
+    })
+}
+
+fn loadtest(args: LoadtestArgs) -> Result<()> {
+    let plan = parlor_server::loadtest::Plan {
+        url: args.url,
+        games: args.games,
+        duration: std::time::Duration::from_secs(args.duration),
+        rate: args.rate,
+        connect_parallel: args.connect_parallel,
+    };
+    let report = tokio::runtime::Runtime::new()?.block_on(parlor_server::loadtest::run(&plan))?;
+    println!("{report}");
+    Ok(())
 }
 
 fn run_match(args: &MatchArgs) -> Result<()> {
@@ -184,7 +301,28 @@ fn print_perft<P: parlor_game::Position>(pos: &P, args: &PerftArgs) {
 }
 
 fn run_perft(args: &PerftArgs) -> Result<()> {
-    match game_kind(&args.game)? {
+    let kind = match game_kind(&args.game)? {
+        GameKind::Draughts(_) => GameKind::Draughts(args.variant),
+        other => other,
+    };
+    match kind {
+        GameKind::Draughts(variant) => {
+            let report =
+                parlor_draughts::bench::perft_report(variant, args.fen.as_deref(), args.depth, args.divide)?;
+            print!("{report}");
+        }
+        GameKind::Chess4 => {
+            let pos =
+                parlor_chess4::perft::cli_position(args.fen4.as_deref().or(args.fen.as_deref()), args.teams)?;
+            if args.compare_teams {
+                println!("{:?}", parlor_chess4::perft::compare_rules(&pos, args.depth));
+            } else {
+                print!(
+                    "{}",
+                    parlor_chess4::perft::perft_report(&pos, args.depth, args.divide)
+                );
+            }
+        }
         GameKind::Chess => {
             let pos = match &args.fen {
                 Some(fen) => parlor_chess::Position::from_fen(fen)?,
@@ -192,7 +330,6 @@ fn run_perft(args: &PerftArgs) -> Result<()> {
             };
             print_perft(&pos, args);
         }
-        other => bail!("perft for {other} is not available yet"),
     }
     Ok(())
 }
@@ -244,7 +381,17 @@ fn bench_perft(args: &BenchPerftArgs) -> Result<()> {
             let worst = ratios.iter().copied().fold(f64::INFINITY, f64::min);
             println!("worst ratio: {worst:.3} (target >= 0.90)");
         }
-        other => bail!("bench perft for {other} is not available yet"),
+        GameKind::Draughts(_) => {
+            println!("draughts perft, median of {} runs", args.runs);
+            parlor_draughts::bench::bench_perft(args.runs, |r| println!("{r}"))?;
+        }
+        GameKind::Chess4 => {
+            let pos = parlor_chess4::perft::cli_position(args.fen4.as_deref(), false)?;
+            print!(
+                "{}",
+                parlor_chess4::perft::bench_report(&pos, args.depth, args.runs, args.fen4.is_none())?
+            );
+        }
     }
     Ok(())
 }

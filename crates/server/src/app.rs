@@ -1,0 +1,350 @@
+//! The HTTP side: routes, the identity cookie, the game API, health and metrics, and `run`, the single entry point.
+
+use crate::assets;
+use crate::config::Config;
+use crate::games::{GameSetup, Step, replay};
+use crate::hub::Hub;
+use crate::metrics::Metrics;
+use crate::persist::Persist;
+use crate::table::Occupant;
+use crate::ws;
+use axum::extract::{FromRef, Path, State, WebSocketUpgrade};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::serve::ListenerExt;
+use axum::{Json, Router};
+use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
+use parlor_game::{ExportInfo, GameKind};
+use parlor_protocol::{PlayerInfo, TableSpec};
+use parlor_store::{AnyStore, Player, Store, StoreError};
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+/// The identity cookie's name.
+pub const COOKIE: &str = "parlor_id";
+
+/// A server that could not start or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The store.
+    #[error("store: {0}")]
+    Store(#[from] StoreError),
+    /// The listener.
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+    /// The stored cookie key is unusable.
+    #[error("cookie key: {0}")]
+    Key(String),
+}
+
+#[derive(Clone)]
+struct AppState {
+    hub: Arc<Hub>,
+    key: Key,
+}
+
+impl FromRef<AppState> for Key {
+    fn from_ref(state: &AppState) -> Key {
+        state.key.clone()
+    }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| text.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+        .collect()
+}
+
+/// The cookie signing key: made once, stored, the same after a restart and on every node.
+async fn cookie_key(store: &AnyStore) -> Result<Key, ServerError> {
+    let text = store
+        .secret("cookie_key", || {
+            let bytes: [u8; 64] = rand::random();
+            hex(&bytes)
+        })
+        .await?;
+    let bytes = unhex(&text).ok_or_else(|| ServerError::Key("not hex".into()))?;
+    Key::try_from(bytes.as_slice()).map_err(|e| ServerError::Key(e.to_string()))
+}
+
+/// Serves Parlor on `listener` until `shutdown` is cancelled, then stops accepting, lets every table finish its
+/// current command and closes the store.
+///
+/// # Errors
+/// [`ServerError`] when the store cannot be opened or the listener fails.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: CancellationToken,
+) -> Result<(), ServerError> {
+    let store = Arc::new(AnyStore::open(&config.database).await?);
+    let key = cookie_key(&store).await?;
+    let metrics = Arc::new(Metrics::default());
+    let (persist, writer) = Persist::start((*store).clone(), metrics.clone());
+    let hub = Arc::new(Hub::new(
+        config,
+        store.clone(),
+        persist,
+        metrics,
+        shutdown.clone(),
+    ));
+    let restored = hub.restore().await?;
+    tracing::info!(restored, addr = ?listener.local_addr().ok(), "parlor serving");
+
+    let state = AppState {
+        hub: hub.clone(),
+        key,
+    };
+    let app = Router::new()
+        .route("/", get(page))
+        .route("/t/{code}", get(page))
+        .route("/table/{id}", get(page))
+        .route("/game/{id}", get(page))
+        .route("/history", get(page))
+        .route("/history/{player}", get(page))
+        .route("/rules/{game}", get(page))
+        .route("/a/{hash}/{*path}", get(asset))
+        .route("/ws", get(websocket))
+        .route("/api/game/{id}", get(api_game))
+        .route("/api/game/{id}/export", get(api_export))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics_text))
+        .with_state(state);
+
+    // Moves are small and latency matters: no Nagle delay.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown.clone().cancelled_owned())
+        .await?;
+    shutdown.cancel();
+    hub.tracker.close();
+    hub.tracker.wait().await;
+    drop(hub);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), writer).await;
+    store.close().await;
+    Ok(())
+}
+
+/// The player behind a request's cookie, if it carries a valid one.
+async fn player_of(hub: &Hub, jar: &SignedCookieJar) -> Option<PlayerInfo> {
+    let id = jar.get(COOKIE)?.value().to_owned();
+    match hub.store.player(&id).await {
+        Ok(Some(p)) => Some(PlayerInfo {
+            id: p.id,
+            name: p.nickname,
+        }),
+        Ok(None) => {
+            // A valid cookie whose player is unknown (a fresh database): make the player again.
+            let player = new_player(id);
+            hub.store.upsert_player(&player).await.ok()?;
+            Some(PlayerInfo {
+                id: player.id,
+                name: player.nickname,
+            })
+        }
+        Err(_) => None,
+    }
+}
+
+fn new_player(id: String) -> Player {
+    let now = now_ms();
+    let nickname = format!("Guest-{}", &id.replace('-', "")[..4].to_ascii_uppercase());
+    Player {
+        id,
+        nickname,
+        created_ms: now,
+        last_seen_ms: now,
+    }
+}
+
+async fn page(State(state): State<AppState>, jar: SignedCookieJar) -> Response {
+    if jar.get(COOKIE).is_some() {
+        return assets::index();
+    }
+    let player = new_player(uuid::Uuid::new_v4().to_string());
+    if let Err(e) = state.hub.store.upsert_player(&player).await {
+        tracing::error!(error = %e, "could not create player");
+        return (StatusCode::SERVICE_UNAVAILABLE, "storage unavailable").into_response();
+    }
+    let cookie = Cookie::build((COOKIE, player.id))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .max_age(time::Duration::days(365))
+        .build();
+    (jar.add(cookie), assets::index()).into_response()
+}
+
+async fn asset(Path((hash, path)): Path<(String, String)>) -> Response {
+    assets::asset(&hash, &path)
+}
+
+async fn websocket(
+    State(state): State<AppState>,
+    jar: SignedCookieJar,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let player = player_of(&state.hub, &jar).await;
+    let hub = state.hub.clone();
+    upgrade
+        .read_buffer_size(4096)
+        .write_buffer_size(4096)
+        .max_message_size(parlor_protocol::MAX_FRAME_BYTES)
+        .max_frame_size(parlor_protocol::MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| ws::serve(socket, hub, player))
+}
+
+async fn healthz(State(state): State<AppState>) -> Response {
+    match state.hub.store.player("healthz").await {
+        Ok(_) => "ok".into_response(),
+        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+    }
+}
+
+async fn metrics_text(State(state): State<AppState>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.hub.metrics.render(),
+    )
+        .into_response()
+}
+
+/// A stored game replayed: its setup, players and the game itself.
+async fn load_game(
+    hub: &Hub,
+    id: &str,
+) -> Result<
+    (
+        parlor_store::StoredGame,
+        Vec<String>,
+        parlor_game::AnyGame,
+        TableSpec,
+    ),
+    Response,
+> {
+    let not_found = || (StatusCode::NOT_FOUND, "no such game").into_response();
+    let stored = match hub.store.game(id).await {
+        Ok(Some(g)) => g,
+        Ok(None) => return Err(not_found()),
+        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response()),
+    };
+    let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|_| not_found())?;
+    let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).unwrap_or_default();
+    let players = occupants
+        .iter()
+        .map(|o| match (&o.name, &o.cpu) {
+            (Some(name), _) => name.clone(),
+            (None, Some(level)) => format!("CPU ({level})"),
+            _ => "?".to_owned(),
+        })
+        .collect();
+    let mut steps: Vec<Step> = stored.moves.iter().map(|m| Step::Move(m.wire.clone())).collect();
+    // Events that end the game or eliminate a seat are replayed in order after the moves they followed.
+    let map = crate::games::SeatMap::new(setup.kind().map_err(|_| not_found())?, setup.first);
+    let mut with_events = Vec::new();
+    let mut events = stored.events.iter().peekable();
+    for (i, step) in steps.drain(..).enumerate() {
+        while let Some(e) =
+            events.next_if(|e| crate::table::stored_step(e, &map).is_some_and(|(ply, _)| ply <= i))
+        {
+            if let Some((_, ev)) = crate::table::stored_step(e, &map) {
+                with_events.push(Step::Event(ev));
+            }
+        }
+        with_events.push(step);
+    }
+    for e in events {
+        if let Some((_, ev)) = crate::table::stored_step(e, &map) {
+            with_events.push(Step::Event(ev));
+        }
+    }
+    let game = replay(&setup, &with_events)
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response())?;
+    let table = hub.store.table(&stored.game.table_id).await.ok().flatten();
+    let spec = table
+        .and_then(|t| serde_json::from_str::<crate::table::Settings>(&t.settings).ok())
+        .map(|s| s.spec)
+        .unwrap_or(TableSpec {
+            game: setup.game.clone(),
+            time: None,
+            rated: stored.game.rated,
+            private: false,
+            rules: Default::default(),
+            seats: Vec::new(),
+        });
+    Ok((stored, players, game, spec))
+}
+
+async fn api_game(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let (stored, players, game, _) = match load_game(&state.hub, &id).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let moves: Vec<_> = game
+        .history()
+        .iter()
+        .map(|p| serde_json::json!({"seat": p.seat.index(), "wire": p.wire, "display": p.display}))
+        .collect();
+    let outcome: Option<serde_json::Value> = stored
+        .game
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok());
+    Json(serde_json::json!({
+        "id": stored.game.id,
+        "game": stored.game.kind,
+        "players": players,
+        "start": game.start_text(),
+        "moves": moves,
+        "outcome": outcome,
+        "status": stored.game.status,
+    }))
+    .into_response()
+}
+
+async fn api_export(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let (stored, players, game, spec) = match load_game(&state.hub, &id).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let date = time::OffsetDateTime::from_unix_timestamp(stored.game.created_ms / 1000)
+        .map(|d| format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day()))
+        .unwrap_or_default();
+    let info = ExportInfo {
+        event: "Parlor game".into(),
+        site: format!("/game/{}", stored.game.id),
+        date,
+        players,
+        time_control: spec.time.map(|t| t.to_tag()).unwrap_or_else(|| "-".into()),
+        extra: Vec::new(),
+    };
+    let ext = match game.kind() {
+        GameKind::Chess => "pgn",
+        GameKind::Draughts(_) => "pdn",
+        GameKind::Chess4 => "pgn4",
+    };
+    let disposition = format!("attachment; filename=\"parlor-{}.{ext}\"", stored.game.id);
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        game.export(&info),
+    )
+        .into_response()
+}

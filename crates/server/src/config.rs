@@ -1,0 +1,24 @@
+//! Server settings (the flags of `parlor serve`).
+
+use std::time::Duration;
+
+/// How a server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `sqlite://path?mode=rwc` or `postgres://...`.
+    pub database: String,
+    /// How long a seated player may stay away before losing (two-player) or handing the seat to a CPU (four).
+    pub grace: Duration,
+    /// Events kept per table for resync; an older `since` gets the full state.
+    pub event_log: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            database: "sqlite://parlor.db?mode=rwc".to_owned(),
+            grace: Duration::from_secs(60),
+            event_log: crate::table::EVENT_LOG,
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! CPU seats: the table asks for a move, the search engine of `parlor-ai` runs on a blocking thread with a share of
+//! the table's clock as its budget, and the answer comes back to the table's inbox.
+
+use crate::clock::Clock;
+use crate::games::{GameSetup, Step, replay};
+use parlor_ai::{AiError, Limit};
+use parlor_game::GameKind;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use tokio::time::Instant;
+
+pub use parlor_ai::Level;
+
+/// The level that takes over a four-player seat whose player left.
+pub const TAKEOVER: Level = Level::Medium;
+
+/// The longest a CPU at this level thinks per move at a table, whatever its clock: people should not wait long.
+const fn max_think(level: Level) -> Duration {
+    match level {
+        Level::Easy => Duration::from_millis(300),
+        Level::Medium => Duration::from_millis(1000),
+        Level::Hard => Duration::from_millis(3000),
+    }
+}
+
+/// What a CPU needs to choose a move.
+#[derive(Debug)]
+pub struct Request {
+    /// The game.
+    pub kind: GameKind,
+    /// How the game was set up (start position, options).
+    pub setup: GameSetup,
+    /// The game so far: moves and events (four-player eliminations change whose turn it is).
+    pub steps: Vec<Step>,
+    /// Strength.
+    pub level: Level,
+    /// Time to think.
+    pub budget: Duration,
+    /// Set to stop thinking at once.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// Time to think for the seat to move: a share of its clock, within the per-move cap and the level's maximum.
+pub fn budget(clock: &Clock, seat: usize, now: Instant, level: Level) -> Duration {
+    let snapshot = clock.snapshot(now);
+    let mut budget = max_think(level);
+    if let Some(s) = snapshot {
+        if let Some(Some(left)) = s.remaining_ms.get(seat) {
+            budget = budget.min(Duration::from_millis(left / 30));
+        }
+        if let Some(cap) = s.move_left_ms {
+            budget = budget.min(Duration::from_millis(cap / 2));
+        }
+    }
+    budget.max(Duration::from_millis(20))
+}
+
+/// Chooses a move (wire notation), or `None` if the position has none or the request was stopped.
+pub fn choose(request: &Request) -> Option<String> {
+    let game = replay(&request.setup, &request.steps).ok()?;
+    let legal = game.legal_moves();
+    if legal.is_empty() {
+        return None;
+    }
+    let moves: Vec<String> = request
+        .steps
+        .iter()
+        .filter_map(|s| {
+            if let Step::Move(w) = s {
+                Some(w.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
+    // Moves alone replay the game unless an event (a four-player resignation or flag) changed it: then the engine
+    // starts from the current position.
+    let (start, moves) = if moves.len() == request.steps.len() {
+        (request.setup.start.clone().unwrap_or_default(), moves)
+    } else {
+        (game.position_text(), Vec::new())
+    };
+    let mut ai = parlor_ai::Request::new(request.kind, request.level, Limit::MoveTime(request.budget));
+    ai.start = start;
+    ai.moves = moves;
+    ai.stop = request.stop.clone();
+    match parlor_ai::choose(&ai) {
+        Ok(choice) if legal.iter().any(|m| m.wire == choice.wire) => Some(choice.wire),
+        Ok(choice) => {
+            tracing::error!(wire = %choice.wire, "the engine chose a move the rules do not list");
+            None
+        }
+        Err(AiError::Unsupported(kind)) => {
+            // No engine for this game in this build: a legal move at random keeps the table going.
+            tracing::warn!(%kind, "no engine for this game; playing a random legal move");
+            Some(legal[rand::random_range(0..legal.len())].wire.clone())
+        }
+        Err(e) => {
+            // The table must not stall: an engine failure still plays a legal move, and is logged.
+            tracing::error!(error = %e, "the engine failed; playing a random legal move");
+            Some(legal[rand::random_range(0..legal.len())].wire.clone())
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Makes any game from its stored setup: the one place that knows every rules crate, so the rest of the server
+//! handles `AnyGame` alike.
+
+use parlor_game::{AnyGame, GameEvent, GameKind, Rules, Seat};
+use serde::{Deserialize, Serialize};
+
+/// How a game was set up: enough to make it again and replay its moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSetup {
+    /// `chess`, `draughts/<variant>` or `chess4`.
+    pub game: String,
+    /// Start position text; the standard start when absent.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// Table seat that plays the game's first seat (two-player) or moves first (four-player).
+    #[serde(default)]
+    pub first: u8,
+    /// Draughts: compulsory capture.
+    #[serde(default = "yes")]
+    pub mandatory_capture: bool,
+    /// Four-player: total move limit.
+    #[serde(default)]
+    pub move_limit: Option<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A setup that cannot make a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Unknown game name.
+    #[error("{0}")]
+    Kind(#[from] parlor_game::ParseKindError),
+    /// The start position does not parse.
+    #[error("start position: {0}")]
+    Start(String),
+    /// A stored move does not replay.
+    #[error("move {ply} `{wire}` does not replay: {reason}")]
+    Replay {
+        /// 1-based ply.
+        ply: usize,
+        /// The move.
+        wire: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl GameSetup {
+    /// The game kind.
+    ///
+    /// # Errors
+    /// [`SetupError::Kind`] for an unknown name.
+    pub fn kind(&self) -> Result<GameKind, SetupError> {
+        Ok(self.game.parse()?)
+    }
+
+    /// A new game from this setup.
+    ///
+    /// # Errors
+    /// [`SetupError`] if the kind or start position is invalid.
+    pub fn new_game(&self) -> Result<AnyGame, SetupError> {
+        match self.kind()? {
+            GameKind::Chess => Ok(Box::new(match &self.start {
+                Some(fen) => {
+                    parlor_chess::Game::from_fen(fen).map_err(|e| SetupError::Start(e.to_string()))?
+                }
+                None => parlor_chess::Game::new(),
+            })),
+            GameKind::Draughts(variant) => {
+                let options = parlor_draughts::Options {
+                    mandatory_capture: self.mandatory_capture,
+                };
+                Ok(Box::new(match &self.start {
+                    Some(fen) => parlor_draughts::Game::from_fen(variant, options, fen)
+                        .map_err(|e| SetupError::Start(e.to_string()))?,
+                    None => parlor_draughts::Game::new(variant, options),
+                }))
+            }
+            GameKind::Chess4 => Ok(Box::new(match &self.start {
+                Some(fen4) => parlor_chess4::Game::from_fen4(fen4, self.move_limit)
+                    .map_err(|e| SetupError::Start(e.to_string()))?,
+                None => parlor_chess4::Game::new(parlor_chess4::Options {
+                    move_limit: self.move_limit,
+                    first: Seat::from_index(usize::from(self.first)).unwrap_or(Seat::First),
+                }),
+            })),
+        }
+    }
+}
+
+/// One step of a game's stored history: a move, or an event at a given ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A move in wire notation.
+    Move(String),
+    /// A game event.
+    Event(GameEvent),
+}
+
+/// Makes the game and replays its history.
+///
+/// # Errors
+/// [`SetupError`] if the setup is invalid or a step does not replay.
+pub fn replay(setup: &GameSetup, steps: &[Step]) -> Result<AnyGame, SetupError> {
+    let mut game = setup.new_game()?;
+    for (i, step) in steps.iter().enumerate() {
+        match step {
+            Step::Move(wire) => {
+                game.play(wire).map_err(|e| SetupError::Replay {
+                    ply: i + 1,
+                    wire: wire.clone(),
+                    reason: e.reason,
+                })?;
+            }
+            Step::Event(event) => {
+                game.apply(*event).map_err(|e| SetupError::Replay {
+                    ply: i + 1,
+                    wire: format!("{event:?}"),
+                    reason: e.to_string(),
+                })?;
+            }
+        }
+    }
+    Ok(game)
+}
+
+/// Maps table seats to game seats: two-player games rotate who plays first; four-player games keep seats and let
+/// the rules start at another seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SeatMap {
+    seats: usize,
+    offset: usize,
+}
+
+impl SeatMap {
+    /// The map for a game whose first mover sits at table seat `first`.
+    pub fn new(kind: GameKind, first: u8) -> SeatMap {
+        let seats = kind.seat_count();
+        let offset = if seats == 2 { usize::from(first) % 2 } else { 0 };
+        SeatMap { seats, offset }
+    }
+
+    /// The game seat of a table seat.
+    pub fn to_game(&self, table_seat: usize) -> Seat {
+        Seat::from_index((table_seat + self.seats - self.offset) % self.seats).unwrap_or(Seat::First)
+    }
+
+    /// The table seat of a game seat.
+    pub fn to_table(&self, seat: Seat) -> usize {
+        (seat.index() + self.offset) % self.seats
+    }
+
+    /// Reorders per-game-seat values into table-seat order.
+    pub fn table_order<T: Clone>(&self, by_game_seat: &[T]) -> Vec<T> {
+        (0..self.seats)
+            .map(|t| by_game_seat[self.to_game(t).index()].clone())
+            .collect()
+    }
+}
+
+/// A game's current facts in table-seat order, for events.
+pub fn table_view(game: &dyn Rules, map: &SeatMap) -> (Option<u8>, Vec<i32>, Vec<bool>) {
+    let turn = game.turn().map(|s| map.to_table(s) as u8);
+    (
+        turn,
+        map.table_order(game.points().as_slice()),
+        map.table_order(game.eliminated().as_slice()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn two_player_seats_rotate() {
+        let map = SeatMap::new(GameKind::Chess, 1);
+        assert_eq!(map.to_game(1), Seat::First);
+        assert_eq!(map.to_table(Seat::First), 1);
+        assert_eq!(map.table_order(&[10, 20]), vec![20, 10]);
+        let map4 = SeatMap::new(GameKind::Chess4, 2);
+        assert_eq!(map4.to_game(2), Seat::Third);
+    }
+
+    #[test]
+    fn replay_rebuilds_a_game() {
+        let setup = GameSetup {
+            game: "chess".into(),
+            start: None,
+            first: 0,
+            mandatory_capture: true,
+            move_limit: None,
+        };
+        let game = replay(
+            &setup,
+            &[
+                Step::Move("e2e4".into()),
+                Step::Event(GameEvent::Resign(Seat::Second)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(game.outcome().winner(), Some(Seat::First));
+        assert!(replay(&setup, &[Step::Move("e2e5".into())]).is_err());
+    }
+}
+
+#[cfg(test)]
+mod every_game {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn every_kind_makes_a_game() {
+        for game in [
+            "chess",
+            "draughts/english",
+            "draughts/international",
+            "draughts/russian",
+            "draughts/pool",
+            "chess4",
+        ] {
+            let setup = GameSetup {
+                game: game.into(),
+                start: None,
+                first: 1,
+                mandatory_capture: true,
+                move_limit: Some(8),
+            };
+            let made = setup.new_game().unwrap_or_else(|e| panic!("{game}: {e}"));
+            assert!(!made.legal_moves().is_empty(), "{game}");
+        }
+    }
+}
+
+/// Reads a game back from its export (PGN, PDN or PGN4) by replaying its moves through our rules, and applies a
+/// result the moves do not explain (a resignation, `R` and `T` tokens of PGN4).
+///
+/// # Errors
+/// [`SetupError`] when the kind is unknown, the start tag does not parse, or a move does not replay.
+pub fn read_export(game: &str, text: &str) -> Result<AnyGame, SetupError> {
+    let kind: GameKind = game.parse()?;
+    if kind == GameKind::Chess {
+        let read = parlor_chess::pgn::read(text).map_err(|e| SetupError::Start(e.to_string()))?;
+        return Ok(Box::new(read.game));
+    }
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            if let Some((name, value)) = inner.split_once(' ') {
+                tags.push((
+                    name.to_owned(),
+                    value.trim().trim_matches('"').replace("\\\"", "\""),
+                ));
+            }
+        } else {
+            movetext.push_str(line);
+            movetext.push(' ');
+        }
+    }
+    let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let start = tag("StartFen4").or_else(|| tag("FEN"));
+    let setup = GameSetup {
+        game: game.to_owned(),
+        start,
+        first: 0,
+        mandatory_capture: true,
+        move_limit: None,
+    };
+    let mut replayed = setup.new_game()?;
+    // Comments are dropped; tokens are moves, move numbers, results, and R / T (PGN4 resignation and timeout).
+    let mut clean = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => clean.push(c),
+            _ => {}
+        }
+    }
+    let mut ply = 0;
+    for raw in clean.split_whitespace() {
+        let is_result = raw == "*"
+            || raw.contains('/')
+            || (raw.contains('-') && raw.split('-').all(|p| p.parse::<i64>().is_ok()));
+        if is_result {
+            continue;
+        }
+        // A move number ("12." or "12...") may stand alone or stick to the move.
+        let token = match raw.rfind('.') {
+            Some(i) if raw[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => &raw[i + 1..],
+            _ => raw,
+        };
+        if token.is_empty() {
+            continue;
+        }
+        let seat = replayed.turn();
+        match (token, seat) {
+            ("R", Some(seat)) => {
+                let _ = replayed.apply(GameEvent::Resign(seat));
+            }
+            ("T", Some(seat)) => {
+                let _ = replayed.apply(GameEvent::Timeout(seat));
+            }
+            _ => {
+                ply += 1;
+                let wire = token.trim_end_matches(['+', '#']);
+                replayed.play(wire).map_err(|e| SetupError::Replay {
+                    ply,
+                    wire: wire.to_owned(),
+                    reason: e.reason,
+                })?;
+            }
+        }
+    }
+    if replayed.outcome().is_running() && replayed.seat_count() == 2 {
+        let loser = match tag("Result").as_deref() {
+            Some("1-0" | "2-0") => Some(Seat::Second),
+            Some("0-1" | "0-2") => Some(Seat::First),
+            _ => None,
+        };
+        match loser {
+            Some(seat) => {
+                let _ = replayed.apply(GameEvent::Resign(seat));
+            }
+            None if matches!(tag("Result").as_deref(), Some("1/2-1/2" | "1-1")) => {
+                let _ = replayed.apply(GameEvent::DrawAgreed);
+            }
+            None => {}
+        }
+    }
+    Ok(replayed)
+}

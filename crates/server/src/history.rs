@@ -1,0 +1,61 @@
+//! A player's finished games, newest first, with opponents, result and rating change.
+
+use crate::hub::Hub;
+use crate::table::Occupant;
+use parlor_protocol::{HistoryGame, OutcomeInfo, RatingChange};
+use parlor_store::{Store, StoreError, game_status};
+
+/// Games per page.
+pub const PAGE: u32 = 20;
+
+/// One page of `player`'s finished games ended before `before` (unix ms), newest first. Aborted games are left out.
+///
+/// # Errors
+/// The store's error.
+pub async fn page(hub: &Hub, player: &str, before: Option<i64>) -> Result<Vec<HistoryGame>, StoreError> {
+    let records = hub.store.games_of_player(player, PAGE, before).await?;
+    let mut games = Vec::new();
+    for game in records.into_iter().filter(|g| g.status == game_status::FINISHED) {
+        let occupants: Vec<Occupant> = serde_json::from_str(&game.seats).unwrap_or_default();
+        let players = occupants
+            .iter()
+            .map(|o| match (&o.name, &o.cpu) {
+                (Some(name), _) => name.clone(),
+                (None, Some(level)) => format!("CPU ({level})"),
+                _ => "?".to_owned(),
+            })
+            .collect();
+        let Some(seat) = occupants
+            .iter()
+            .position(|o| o.player_id.as_deref() == Some(player))
+        else {
+            continue;
+        };
+        let outcome: Option<OutcomeInfo> = game.result.as_deref().and_then(|r| serde_json::from_str(r).ok());
+        let rating = if game.rated {
+            hub.store
+                .rating_changes(&game.id)
+                .await?
+                .into_iter()
+                .find(|c| c.player_id == player)
+                .map(|c| RatingChange {
+                    seat: seat as u8,
+                    before: c.before,
+                    after: c.after,
+                    provisional: false,
+                })
+        } else {
+            None
+        };
+        games.push(HistoryGame {
+            id: game.id,
+            game: game.kind,
+            players,
+            seat: seat as u8,
+            outcome,
+            rating,
+            ended_ms: game.ended_ms.unwrap_or(game.created_ms),
+        });
+    }
+    Ok(games)
+}

@@ -1,0 +1,31 @@
+//! Parlor's game server: axum and tokio; one task per table owning its game and clocks; versioned events with
+//! resync; every move stored before it is acknowledged.
+//!
+//! # Layout
+//! - [`app`]: routes, identity cookie, game API, `run` (the single entry point; tests call it on port 0).
+//! - [`ws`]: one websocket connection (reader and writer, rate limits, dispatch).
+//! - [`history`]: a player's finished games.
+//! - [`hub`]: the registry of tables and codes, the lobby, presence, marks.
+//! - [`table`]: one task per table: seats, game, clocks, CPU turns, events.
+//! - [`clock`]: base, increment and per-move cap. [`cpu`]: CPU seats. [`rating`]: Glicko-2. [`games`]: makes any game from its setup.
+//! - [`persist`]: group commit to the store. [`outbox`]: a connection's outgoing queue. [`assets`]: the web client.
+//! - [`metrics`]: `/metrics`. [`config`]: settings. [`loadtest`]: `parlor loadtest`, real clients for load.
+
+pub mod app;
+pub mod assets;
+pub mod clock;
+pub mod config;
+pub mod cpu;
+pub mod games;
+pub mod history;
+pub mod hub;
+pub mod loadtest;
+pub mod metrics;
+pub mod outbox;
+pub mod persist;
+pub mod rating;
+pub mod table;
+pub mod ws;
+
+pub use app::{ServerError, run};
+pub use config::Config;

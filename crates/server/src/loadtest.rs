@@ -1,0 +1,409 @@
+//! `parlor loadtest`: real websocket clients playing real games (random legal moves) against a running server,
+//! measuring moves per second, the move-to-opponent latency, and the server's CPU per move and memory (read
+//! from its `/metrics`).
+//!
+//! Each game is one task holding both players' sockets. The player to move picks a random legal move from the
+//! last event, sends it and notes the time; the latency is the time until the opponent's socket delivers the
+//! `moved` event, which the server sends only after the move is stored. In a closed loop the answer goes out at
+//! once; with a target rate each game waits its turn so the whole run averages that many moves per second. A
+//! finished game is followed by a rematch at the same table.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::Mutex;
+use tokio::time::{Instant, sleep_until, timeout};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// `ws://HOST:PORT` of the server.
+    pub url: String,
+    /// Concurrent two-player games (twice as many sockets).
+    pub games: usize,
+    /// How long to measure.
+    pub duration: Duration,
+    /// Target moves per second over all games; `None` for a closed loop.
+    pub rate: Option<f64>,
+    /// Sockets opened at once while connecting.
+    pub connect_parallel: usize,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Moves acknowledged during the measured time.
+    pub moves: u64,
+    /// Seconds measured.
+    pub seconds: f64,
+    /// Move-to-opponent latency percentiles in milliseconds: p50, p99, p99.9, max.
+    pub latency_ms: [f64; 4],
+    /// Server CPU seconds per move (from `/metrics`), if the server reports it.
+    pub cpu_ms_per_move: Option<f64>,
+    /// Server resident memory at the end, MiB.
+    pub server_mib: Option<f64>,
+    /// Games that could not be set up.
+    pub failed_games: usize,
+    /// Errors the server sent during the run.
+    pub errors: u64,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "moves           {}", self.moves)?;
+        writeln!(f, "moves/s         {:.0}", self.moves as f64 / self.seconds)?;
+        let [p50, p99, p999, max] = self.latency_ms;
+        writeln!(
+            f,
+            "latency ms      p50 {p50:.2}  p99 {p99:.2}  p99.9 {p999:.2}  max {max:.1}"
+        )?;
+        match self.cpu_ms_per_move {
+            Some(cpu) => writeln!(f, "server CPU      {:.1} µs per move", cpu * 1000.0)?,
+            None => writeln!(f, "server CPU      (not reported)")?,
+        }
+        match self.server_mib {
+            Some(m) => writeln!(f, "server memory   {m:.0} MiB resident")?,
+            None => writeln!(f, "server memory   (not reported)")?,
+        }
+        writeln!(f, "failed games    {}", self.failed_games)?;
+        write!(f, "server errors   {}", self.errors)
+    }
+}
+
+/// A load test that could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The URL is not `ws://host:port`.
+    #[error("the URL must look like ws://127.0.0.1:8080")]
+    Url,
+    /// A connection failed.
+    #[error("connect: {0}")]
+    Connect(String),
+}
+
+struct Shared {
+    moves: AtomicU64,
+    errors: AtomicU64,
+    latencies: Mutex<Vec<u32>>,
+    measuring: std::sync::atomic::AtomicBool,
+}
+
+fn host_of(url: &str) -> Result<String, LoadError> {
+    let host = url
+        .strip_prefix("ws://")
+        .ok_or(LoadError::Url)?
+        .trim_end_matches('/');
+    if host.contains('/') || !host.contains(':') {
+        return Err(LoadError::Url);
+    }
+    Ok(host.to_owned())
+}
+
+async fn http_get(host: &str, path: &str) -> Result<(String, String), LoadError> {
+    let err = |e: std::io::Error| LoadError::Connect(e.to_string());
+    let mut stream = TcpStream::connect(host).await.map_err(err)?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.map_err(err)?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.map_err(err)?;
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    Ok((head.to_owned(), body.to_owned()))
+}
+
+/// Reads `process_cpu_seconds_total` and `process_resident_memory_bytes` from the server's `/metrics`.
+async fn server_process(host: &str) -> (Option<f64>, Option<f64>) {
+    let Ok((_, body)) = http_get(host, "/metrics").await else {
+        return (None, None);
+    };
+    let value = |name: &str| {
+        body.lines()
+            .find_map(|l| l.strip_prefix(name).and_then(|v| v.trim().parse::<f64>().ok()))
+    };
+    (
+        value("process_cpu_seconds_total "),
+        value("process_resident_memory_bytes "),
+    )
+}
+
+async fn client(host: &str) -> Result<Ws, LoadError> {
+    let (head, _) = http_get(host, "/").await?;
+    let cookie = head
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .and_then(|l| l.split_once(':'))
+        .and_then(|(_, v)| v.trim().split(';').next())
+        .ok_or_else(|| LoadError::Connect("no cookie from GET /".into()))?
+        .to_owned();
+    let mut request = format!("ws://{host}/ws")
+        .into_client_request()
+        .map_err(|e| LoadError::Connect(e.to_string()))?;
+    let value = HeaderValue::from_str(&cookie).map_err(|e| LoadError::Connect(e.to_string()))?;
+    request.headers_mut().insert("Cookie", value);
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(request, Some(config), true)
+        .await
+        .map_err(|e| LoadError::Connect(e.to_string()))?;
+    send(
+        &mut ws,
+        json!({"t": "hello", "protocol": parlor_protocol::PROTOCOL_VERSION}),
+    )
+    .await?;
+    expect(&mut ws, |v| v["t"] == "welcome").await?;
+    Ok(ws)
+}
+
+async fn send(ws: &mut Ws, v: Value) -> Result<(), LoadError> {
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .map_err(|e| LoadError::Connect(e.to_string()))
+}
+
+async fn next(ws: &mut Ws) -> Result<Value, LoadError> {
+    loop {
+        match timeout(Duration::from_secs(30), ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                return serde_json::from_str(&t).map_err(|e| LoadError::Connect(e.to_string()));
+            }
+            Ok(Some(Ok(_))) => continue,
+            _ => return Err(LoadError::Connect("socket closed or quiet for 30 s".into())),
+        }
+    }
+}
+
+async fn expect(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Result<Value, LoadError> {
+    loop {
+        let v = next(ws).await?;
+        if pred(&v) {
+            return Ok(v);
+        }
+    }
+}
+
+/// Sets up one game: two sockets at a private table, game started. Returns the sockets and the started state.
+async fn setup(host: &str) -> Result<(Ws, Ws, String, Value), LoadError> {
+    let mut a = client(host).await?;
+    let mut b = client(host).await?;
+    send(
+        &mut a,
+        json!({"t": "create", "spec": {"game": "chess", "private": true, "seats": [{"kind": "me"}]}}),
+    )
+    .await?;
+    let created = expect(&mut a, |v| v["t"] == "created").await?;
+    let table = created["table"].as_str().unwrap_or_default().to_owned();
+    send(&mut b, json!({"t": "sit", "table": table})).await?;
+    let started = expect(&mut b, |v| v["t"] == "event" && v["event"]["e"] == "started").await?;
+    expect(&mut a, |v| v["t"] == "event" && v["event"]["e"] == "started").await?;
+    Ok((a, b, table, started["event"]["game"].clone()))
+}
+
+/// Plays games at one table until `end`.
+async fn play(
+    mut socks: [Ws; 2],
+    table: String,
+    start: Value,
+    shared: Arc<Shared>,
+    interval: Option<Duration>,
+    end: Instant,
+) {
+    let mut turn = start["turn"].as_u64().unwrap_or(0) as usize;
+    let mut legal: Vec<String> = wires(&start["legal"]);
+    let mut ply = start["moves"].as_array().map_or(0, Vec::len) as u64;
+    let mut next_at = Instant::now() + interval.map_or(Duration::ZERO, |i| i.mul_f64(rand::random::<f64>()));
+    let mut ack = 0u64;
+    while Instant::now() < end {
+        if legal.is_empty() {
+            // Game over: rematch (both ask), wait for the new game.
+            for s in socks.iter_mut() {
+                if send(s, json!({"t": "rematch", "table": table})).await.is_err() {
+                    return;
+                }
+            }
+            let Ok(started) = expect(&mut socks[0], |v| {
+                v["t"] == "event" && v["event"]["e"] == "started"
+            })
+            .await
+            else {
+                return;
+            };
+            let game = &started["event"]["game"];
+            turn = game["turn"].as_u64().unwrap_or(0) as usize;
+            legal = wires(&game["legal"]);
+            ply = 0;
+            continue;
+        }
+        if let Some(i) = interval {
+            sleep_until(next_at).await;
+            next_at += i;
+        }
+        let wire = legal[rand::random_range(0..legal.len())].clone();
+        ack += 1;
+        let sent = Instant::now();
+        if send(
+            &mut socks[turn],
+            json!({"t": "move", "table": table, "ack": ack, "ply": ply, "wire": wire}),
+        )
+        .await
+        .is_err()
+        {
+            return;
+        }
+        let other = 1 - turn;
+        let moved = loop {
+            match next(&mut socks[other]).await {
+                Ok(v) if v["t"] == "event" && v["event"]["e"] == "moved" => break v,
+                Ok(v) if v["t"] == "error" => {
+                    shared.errors.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        };
+        let latency = sent.elapsed();
+        if shared.measuring.load(Ordering::Relaxed) {
+            shared.moves.fetch_add(1, Ordering::Relaxed);
+            shared
+                .latencies
+                .lock()
+                .await
+                .push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
+        }
+        // Drain the mover's own copy and its ack so its socket never backs up.
+        let mover = &mut socks[turn];
+        let mut got_ack = false;
+        let mut got_event = false;
+        while !(got_ack && got_event) {
+            match next(mover).await {
+                Ok(v) if v["t"] == "ack" => got_ack = true,
+                Ok(v) if v["t"] == "event" && v["event"]["e"] == "moved" => got_event = true,
+                Ok(v) if v["t"] == "error" => {
+                    shared.errors.fetch_add(1, Ordering::Relaxed);
+                    got_ack = true;
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+        let event = &moved["event"];
+        ply = event["ply"].as_u64().unwrap_or(ply + 1);
+        legal = wires(&event["legal"]);
+        turn = event["turn"].as_u64().map_or(turn, |t| t as usize);
+        if event["turn"].is_null() {
+            legal.clear();
+            // Both sockets get `ended`; read past it on the opponent's socket lazily (the next loop skips it).
+        }
+    }
+}
+
+fn wires(legal: &Value) -> Vec<String> {
+    legal.as_array().map_or_else(Vec::new, |l| {
+        l.iter()
+            .filter_map(|m| m["wire"].as_str().map(str::to_owned))
+            .collect()
+    })
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[i.min(sorted.len() - 1)]) / 1000.0
+}
+
+/// Runs the plan and reports.
+///
+/// # Errors
+/// [`LoadError`] when the URL is wrong or no game at all could be set up.
+pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
+    let host = host_of(&plan.url)?;
+    let shared = Arc::new(Shared {
+        moves: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        latencies: Mutex::new(Vec::new()),
+        measuring: std::sync::atomic::AtomicBool::new(false),
+    });
+    // Connect every game first, a bounded number at a time.
+    let semaphore = Arc::new(tokio::sync::Semaphore::new(plan.connect_parallel.max(1)));
+    let mut setups = tokio::task::JoinSet::new();
+    for _ in 0..plan.games {
+        let host = host.clone();
+        let semaphore = semaphore.clone();
+        setups.spawn(async move {
+            let _permit = semaphore.acquire_owned().await;
+            setup(&host).await
+        });
+    }
+    let mut ready = Vec::new();
+    let mut failed = 0;
+    while let Some(result) = setups.join_next().await {
+        match result {
+            Ok(Ok(game)) => ready.push(game),
+            _ => failed += 1,
+        }
+    }
+    if ready.is_empty() {
+        return Err(LoadError::Connect(format!(
+            "no game could be set up ({failed} failed)"
+        )));
+    }
+    eprintln!(
+        "{} games ready ({} sockets); playing for {:?}",
+        ready.len(),
+        ready.len() * 2,
+        plan.duration
+    );
+    let interval = plan
+        .rate
+        .map(|r| Duration::from_secs_f64(ready.len() as f64 / r.max(0.001)));
+    let warmup = Duration::from_secs(2);
+    let end = Instant::now() + warmup + plan.duration;
+    let mut players = tokio::task::JoinSet::new();
+    for (a, b, table, start) in ready {
+        players.spawn(play([a, b], table, start, shared.clone(), interval, end));
+    }
+    tokio::time::sleep(warmup).await;
+    let (cpu_before, _) = server_process(&host).await;
+    let moves_before = shared.moves.load(Ordering::Relaxed);
+    shared.measuring.store(true, Ordering::Relaxed);
+    let started = Instant::now();
+    tokio::time::sleep_until(end).await;
+    shared.measuring.store(false, Ordering::Relaxed);
+    let seconds = started.elapsed().as_secs_f64();
+    let (cpu_after, memory) = server_process(&host).await;
+    players.abort_all();
+    let moves = shared.moves.load(Ordering::Relaxed) - moves_before;
+    let mut latencies = std::mem::take(&mut *shared.latencies.lock().await);
+    latencies.sort_unstable();
+    let cpu = match (cpu_before, cpu_after) {
+        (Some(b), Some(a)) if moves > 0 => Some((a - b) / moves as f64 * 1000.0),
+        _ => None,
+    };
+    Ok(Report {
+        moves,
+        seconds,
+        latency_ms: [
+            percentile(&latencies, 0.50),
+            percentile(&latencies, 0.99),
+            percentile(&latencies, 0.999),
+            percentile(&latencies, 1.0),
+        ],
+        cpu_ms_per_move: cpu,
+        server_mib: memory.map(|m| m / (1024.0 * 1024.0)),
+        failed_games: failed,
+        errors: shared.errors.load(Ordering::Relaxed),
+    })
+}

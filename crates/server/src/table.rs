@@ -1,0 +1,1722 @@
+//! One task per table: it owns the game, the clocks and the seats, takes commands from its inbox one at a time,
+//! stores every change before acknowledging or broadcasting it, and publishes versioned events. A watcher that
+//! comes back with its last version gets the events it missed, or the full state when they are too old.
+
+use crate::clock::Clock;
+use crate::cpu;
+use crate::games::{GameSetup, SeatMap, Step, replay, table_view};
+use crate::hub::Hub;
+use crate::outbox::{ConnId, Outbox, encode};
+use crate::rating;
+use axum::extract::ws::Utf8Bytes;
+use parlor_game::{AnyGame, EndReason, GameEvent, GameKind};
+use parlor_protocol::RatingChange;
+use parlor_protocol::{
+    ChatLine, DrawAction, ErrorCode, Event, GameState, LegalMove, LobbyTable, MoveRecord, OutcomeInfo,
+    PlayerInfo, SeatInfo, SeatSpec, ServerMsg, TableSpec, TableState, TimeControl,
+};
+use parlor_store::{EventRecord, GameRecord, TableRecord, Write, game_status, table_status};
+use parlor_store::{Rating, Store};
+use serde::{Deserialize, Serialize};
+use skillratings::glicko2::Glicko2Rating;
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until};
+
+/// Events kept per table for resync, by default.
+pub const EVENT_LOG: usize = 256;
+
+/// Chat lines a table keeps for watchers who open it.
+const CHAT_KEPT: usize = 50;
+
+/// A table with nobody watching, no live game and no person seated closes after this long.
+const IDLE_CLOSE: Duration = Duration::from_secs(30);
+
+/// Commands a table's task takes.
+#[derive(Debug)]
+pub enum Cmd {
+    /// Watch the table (and resume from `since`).
+    Open {
+        /// Where to send.
+        outbox: Outbox,
+        /// Last version the client has.
+        since: Option<u64>,
+    },
+    /// Stop watching (or the connection closed).
+    Close {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// Take a seat.
+    Sit {
+        /// Who.
+        outbox: Outbox,
+        /// Which seat.
+        seat: Option<u8>,
+        /// Confirmed despite a blocked player.
+        confirm: bool,
+    },
+    /// Leave one's seat.
+    Stand {
+        /// Who.
+        outbox: Outbox,
+    },
+    /// Play a move.
+    Move {
+        /// Who.
+        outbox: Outbox,
+        /// Client's id.
+        ack: u64,
+        /// Moves played when chosen.
+        ply: u32,
+        /// Wire notation.
+        wire: String,
+    },
+    /// Resign.
+    Resign {
+        /// Who.
+        outbox: Outbox,
+    },
+    /// Draw offer, accept, decline.
+    Draw {
+        /// Who.
+        outbox: Outbox,
+        /// What.
+        action: DrawAction,
+    },
+    /// Abort before both sides moved.
+    Abort {
+        /// Who.
+        outbox: Outbox,
+    },
+    /// Ask for a rematch.
+    Rematch {
+        /// Who.
+        outbox: Outbox,
+    },
+    /// A chat line.
+    Chat {
+        /// Who.
+        outbox: Outbox,
+        /// The text (already checked).
+        text: String,
+    },
+    /// A player's name changed.
+    Renamed {
+        /// The player now.
+        player: PlayerInfo,
+    },
+    /// A CPU finished thinking.
+    CpuMoved {
+        /// Game id it thought about.
+        game_id: String,
+        /// Moves played when it started.
+        ply: u32,
+        /// Its move, if it found one.
+        wire: Option<String>,
+    },
+}
+
+/// Who sits in a seat (stored with the table and the game).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Occupant {
+    /// The person, if one sits.
+    #[serde(default)]
+    pub player_id: Option<String>,
+    /// Their name when they sat.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A CPU level, if a CPU plays the seat.
+    #[serde(default)]
+    pub cpu: Option<String>,
+    /// The CPU took over from an away player, who may come back.
+    #[serde(default)]
+    pub took_over: bool,
+}
+
+/// What a table stores about itself (the `settings` column).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Settings {
+    /// The spec it was created with.
+    pub spec: TableSpec,
+    /// Seats now.
+    pub seats: Vec<Occupant>,
+    /// The table seat that moves first in the next game.
+    #[serde(default)]
+    pub next_first: u8,
+}
+
+#[derive(Clone, Debug, Default)]
+struct SeatState {
+    occupant: Occupant,
+    away_since: Option<Instant>,
+}
+
+impl SeatState {
+    fn is_free(&self) -> bool {
+        self.occupant.player_id.is_none() && self.occupant.cpu.is_none()
+    }
+
+    fn info(&self) -> SeatInfo {
+        SeatInfo {
+            player: self.occupant.player_id.clone().map(|id| PlayerInfo {
+                id,
+                name: self.occupant.name.clone().unwrap_or_default(),
+            }),
+            cpu: self.occupant.cpu.clone(),
+            away: self.away_since.is_some() || self.occupant.took_over,
+        }
+    }
+}
+
+struct Live {
+    id: String,
+    setup: GameSetup,
+    map: SeatMap,
+    game: AnyGame,
+    clock: Clock,
+    steps: Vec<Step>,
+    draw_offer: Option<u8>,
+    event_seq: i32,
+    aborted: bool,
+    thinking: Option<(u32, Arc<AtomicBool>)>,
+    ratings: Vec<RatingChange>,
+}
+
+impl Live {
+    fn is_over(&self) -> bool {
+        self.aborted || !self.game.outcome().is_running()
+    }
+
+    fn turn(&self) -> Option<usize> {
+        if self.aborted {
+            None
+        } else {
+            self.game.turn().map(|s| self.map.to_table(s))
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        self.game.history().len() as u32
+    }
+
+    fn legal(&self) -> Vec<LegalMove> {
+        if self.is_over() {
+            Vec::new()
+        } else {
+            self.game.legal_moves().iter().map(LegalMove::from).collect()
+        }
+    }
+
+    fn outcome_info(&self) -> Option<OutcomeInfo> {
+        if self.aborted {
+            return Some(OutcomeInfo {
+                result: "aborted".into(),
+                places: Vec::new(),
+                winner: None,
+                reason: "aborted".into(),
+                score: "*".into(),
+            });
+        }
+        let seats = self.map_seats();
+        let mut info = OutcomeInfo::from_outcome(self.game.outcome(), seats)?;
+        if !info.places.is_empty() {
+            info.places = self.map.table_order(&info.places);
+        }
+        info.winner = info
+            .winner
+            .map(|w| parlor_game::Seat::from_index(usize::from(w)).map_or(w, |s| self.map.to_table(s) as u8));
+        Some(info)
+    }
+
+    fn map_seats(&self) -> usize {
+        self.game.seat_count()
+    }
+
+    fn check(&self) -> Vec<[u8; 2]> {
+        self.game
+            .checked_kings()
+            .into_iter()
+            .map(parlor_protocol::table::coord)
+            .collect()
+    }
+
+    fn state(&self, now: Instant) -> GameState {
+        let (turn, points, eliminated) = table_view(self.game.as_ref(), &self.map);
+        GameState {
+            id: self.id.clone(),
+            start: self.game.start_text(),
+            position: self.game.position_text(),
+            moves: self
+                .game
+                .history()
+                .iter()
+                .map(|p| MoveRecord {
+                    seat: self.map.to_table(p.seat) as u8,
+                    wire: p.wire.clone(),
+                    display: p.display.clone(),
+                })
+                .collect(),
+            turn: if self.aborted { None } else { turn },
+            legal: self.legal(),
+            clocks: self.clock.snapshot(now),
+            points,
+            eliminated,
+            check: self.check(),
+            outcome: self.outcome_info(),
+            draw_offer: self.draw_offer,
+        }
+    }
+}
+
+/// A table's task state.
+pub struct Table {
+    id: String,
+    code: Option<String>,
+    spec: TableSpec,
+    kind: GameKind,
+    time: TimeControl,
+    owner: String,
+    seats: Vec<SeatState>,
+    next_first: u8,
+    game: Option<Live>,
+    version: u64,
+    log: VecDeque<(u64, Option<String>, Utf8Bytes)>,
+    watchers: HashMap<ConnId, Outbox>,
+    rematch: BTreeSet<u8>,
+    chat: VecDeque<ChatLine>,
+    idle_since: Option<Instant>,
+    hub: Arc<Hub>,
+    me: mpsc::WeakSender<Cmd>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn error(code: ErrorCode, message: impl Into<String>, table: &str) -> ServerMsg {
+    ServerMsg::Error {
+        code,
+        message: message.into(),
+        table: Some(table.to_owned()),
+        ack: None,
+    }
+}
+
+/// The default time control of a game.
+pub fn default_time(kind: GameKind) -> TimeControl {
+    match kind {
+        GameKind::Chess4 => TimeControl::NONE,
+        _ => TimeControl::STANDARD,
+    }
+}
+
+impl Table {
+    /// A new table, its seats filled from the spec (the creator takes the first `me` seat or first open one).
+    ///
+    /// # Errors
+    /// A message for `bad_spec` when the game is unknown or the seats do not fit it.
+    pub fn create(
+        hub: Arc<Hub>,
+        id: String,
+        code: Option<String>,
+        spec: TableSpec,
+        creator: PlayerInfo,
+        guest: Option<PlayerInfo>,
+        me: mpsc::WeakSender<Cmd>,
+    ) -> Result<Table, String> {
+        let (kind, time) = validate_spec(&spec)?;
+        let n = kind.seat_count();
+        let mut seats = vec![SeatState::default(); n];
+        let mut creator_seat = None;
+        for (i, s) in spec.seats.iter().enumerate() {
+            match s {
+                SeatSpec::Open => {}
+                SeatSpec::Me if creator_seat.is_none() => creator_seat = Some(i),
+                SeatSpec::Me => {}
+                SeatSpec::Cpu { level } => {
+                    let level: cpu::Level = level
+                        .parse()
+                        .map_err(|_| format!("unknown CPU level `{level}`"))?;
+                    seats[i].occupant.cpu = Some(level.name().to_owned());
+                }
+            }
+        }
+        let creator_seat = creator_seat.or_else(|| seats.iter().position(SeatState::is_free));
+        let sit = |seats: &mut Vec<SeatState>, at: Option<usize>, who: &PlayerInfo| {
+            if let Some(i) = at {
+                seats[i].occupant.player_id = Some(who.id.clone());
+                seats[i].occupant.name = Some(who.name.clone());
+            }
+        };
+        sit(&mut seats, creator_seat, &creator);
+        if let Some(guest) = &guest {
+            let free = seats.iter().position(SeatState::is_free);
+            sit(&mut seats, free, guest);
+        }
+        Ok(Table {
+            id,
+            code,
+            spec: TableSpec {
+                time: Some(time),
+                ..spec
+            },
+            kind,
+            time,
+            owner: creator.id,
+            seats,
+            next_first: 0,
+            game: None,
+            version: 0,
+            log: VecDeque::new(),
+            watchers: HashMap::new(),
+            rematch: BTreeSet::new(),
+            chat: VecDeque::new(),
+            idle_since: None,
+            hub,
+            me,
+        })
+    }
+
+    /// A table restored from the store after a restart, with its live game if it had one. Every seated player
+    /// starts away (nobody is connected yet); the running clock restarts now, giving back the outage.
+    ///
+    /// # Errors
+    /// A message when the stored settings or game do not replay.
+    pub fn restore(
+        hub: Arc<Hub>,
+        record: &TableRecord,
+        live: Option<&parlor_store::StoredGame>,
+        me: mpsc::WeakSender<Cmd>,
+    ) -> Result<Table, String> {
+        let settings: Settings = serde_json::from_str(&record.settings).map_err(|e| e.to_string())?;
+        let kind: GameKind = settings
+            .spec
+            .game
+            .parse()
+            .map_err(|e: parlor_game::ParseKindError| e.to_string())?;
+        let time = settings.spec.time.unwrap_or_else(|| default_time(kind));
+        let now = Instant::now();
+        let seats = settings
+            .seats
+            .into_iter()
+            .map(|occupant| {
+                let away_since = occupant.player_id.as_ref().map(|_| now);
+                SeatState { occupant, away_since }
+            })
+            .collect();
+        let mut table = Table {
+            id: record.id.clone(),
+            code: record.code.clone(),
+            spec: settings.spec,
+            kind,
+            time,
+            owner: record.owner.clone(),
+            seats,
+            next_first: settings.next_first,
+            game: None,
+            version: 0,
+            log: VecDeque::new(),
+            watchers: HashMap::new(),
+            rematch: BTreeSet::new(),
+            chat: VecDeque::new(),
+            idle_since: None,
+            hub,
+            me,
+        };
+        if let Some(stored) = live {
+            table.game = Some(table.restore_game(stored, now)?);
+        }
+        Ok(table)
+    }
+
+    fn restore_game(&mut self, stored: &parlor_store::StoredGame, now: Instant) -> Result<Live, String> {
+        let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|e| e.to_string())?;
+        let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).map_err(|e| e.to_string())?;
+        for (seat, occupant) in self.seats.iter_mut().zip(occupants) {
+            seat.away_since = occupant.player_id.as_ref().map(|_| now);
+            seat.occupant = occupant;
+        }
+        // Moves and events interleave by ply: an event stored at ply n happened after n moves.
+        let mut steps = Vec::new();
+        let mut clocks: Option<Vec<Option<u64>>> = None;
+        let mut events = stored.events.iter().peekable();
+        let map = SeatMap::new(self.kind, setup.first);
+        let mut push_events = |ply: usize, steps: &mut Vec<Step>, clocks: &mut Option<Vec<Option<u64>>>| {
+            while let Some(e) = events.next_if(|e| event_ply(e) <= ply) {
+                if let Some(event) = stored_event(e, &map) {
+                    steps.push(Step::Event(event));
+                }
+                if let Some(c) = event_clocks(e) {
+                    *clocks = Some(c);
+                }
+            }
+        };
+        push_events(0, &mut steps, &mut clocks);
+        for (i, m) in stored.moves.iter().enumerate() {
+            steps.push(Step::Move(m.wire.clone()));
+            clocks = serde_json::from_str(&m.clocks).ok();
+            push_events(i + 1, &mut steps, &mut clocks);
+        }
+        let game = replay(&setup, &steps).map_err(|e| e.to_string())?;
+        let mut clock = match clocks {
+            Some(c) => Clock::restore(self.time, &c),
+            None => Clock::new(self.time, self.seats.len()),
+        };
+        let mut live = Live {
+            id: stored.game.id.clone(),
+            setup,
+            map,
+            game,
+            clock: clock.clone(),
+            steps,
+            draw_offer: None,
+            event_seq: stored.events.iter().map(|e| e.seq).max().unwrap_or(0),
+            aborted: false,
+            thinking: None,
+            ratings: Vec::new(),
+        };
+        if let Some(turn) = live.turn() {
+            clock.start(turn, now);
+        }
+        live.clock = clock;
+        Ok(live)
+    }
+
+    /// The table's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The record to store when the table is created.
+    pub fn record(&self) -> TableRecord {
+        let now = now_ms();
+        TableRecord {
+            id: self.id.clone(),
+            code: self.code.clone(),
+            kind: self.spec.game.clone(),
+            settings: self.settings_json(),
+            status: table_status::OPEN.to_owned(),
+            owner: self.owner.clone(),
+            created_ms: now,
+            updated_ms: now,
+        }
+    }
+
+    fn settings_json(&self) -> String {
+        let settings = Settings {
+            spec: self.spec.clone(),
+            seats: self.seats.iter().map(|s| s.occupant.clone()).collect(),
+            next_first: self.next_first,
+        };
+        serde_json::to_string(&settings).unwrap_or_default()
+    }
+
+    fn seats_json(&self) -> String {
+        serde_json::to_string(&self.seats.iter().map(|s| s.occupant.clone()).collect::<Vec<_>>())
+            .unwrap_or_default()
+    }
+
+    fn is_private(&self) -> bool {
+        self.spec.private
+    }
+
+    /// The lobby's view of this table.
+    pub fn lobby_entry(&self) -> LobbyTable {
+        LobbyTable {
+            id: self.id.clone(),
+            game: self.spec.game.clone(),
+            time: self.time,
+            rated: self.spec.rated,
+            seats: self.seats.iter().map(SeatState::info).collect(),
+            playing: self.game.as_ref().is_some_and(|g| !g.is_over()),
+        }
+    }
+
+    /// Runs the table until it closes or the server shuts down.
+    pub async fn run(mut self, mut inbox: mpsc::Receiver<Cmd>) {
+        self.load_chat().await;
+        self.publish_lobby();
+        self.maybe_start().await;
+        self.maybe_cpu();
+        let shutdown = self.hub.shutdown.clone();
+        loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                cmd = inbox.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => self.on_timer().await,
+                () = shutdown.cancelled() => break,
+            }
+            if self.should_close() {
+                self.close().await;
+                return;
+            }
+        }
+        if let Some(live) = &self.game
+            && let Some((_, stop)) = &live.thinking
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Loads the latest stored chat lines (a restored table), with their authors' names.
+    async fn load_chat(&mut self) {
+        let Ok(lines) = self.hub.store.chat(&self.id, CHAT_KEPT as u32).await else {
+            return;
+        };
+        let mut names: HashMap<String, String> = HashMap::new();
+        for line in lines {
+            if !names.contains_key(&line.player_id) {
+                let name = self
+                    .hub
+                    .store
+                    .player(&line.player_id)
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(|p| p.nickname);
+                names.insert(line.player_id.clone(), name.unwrap_or_default());
+            }
+            let name = names.get(&line.player_id).cloned().unwrap_or_default();
+            self.chat.push_back(ChatLine {
+                from: PlayerInfo {
+                    id: line.player_id,
+                    name,
+                },
+                text: line.text,
+                at_ms: line.at_ms,
+            });
+        }
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let mut next: Option<Instant> = None;
+        let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
+        if let Some(live) = self.game.as_ref().filter(|g| !g.is_over())
+            && let Some((t, _)) = live.clock.deadline()
+        {
+            consider(t);
+        }
+        let grace = self.hub.config.grace;
+        for seat in &self.seats {
+            if let Some(since) = seat.away_since
+                && !seat.occupant.took_over
+            {
+                consider(since + grace);
+            }
+        }
+        if let Some(idle) = self.idle_since {
+            consider(idle + IDLE_CLOSE);
+        }
+        next
+    }
+
+    fn should_close(&self) -> bool {
+        self.idle_since.is_some_and(|t| Instant::now() >= t + IDLE_CLOSE)
+    }
+
+    /// Starts or stops the idle countdown: no watchers, no live game and no person seated.
+    fn update_idle(&mut self) {
+        let live = self.game.as_ref().is_some_and(|g| !g.is_over());
+        let person = self
+            .seats
+            .iter()
+            .any(|s| s.occupant.player_id.is_some() && !s.occupant.took_over);
+        if self.watchers.is_empty() && !live && !person {
+            self.idle_since.get_or_insert_with(Instant::now);
+        } else {
+            self.idle_since = None;
+        }
+    }
+
+    async fn close(&mut self) {
+        let _ = self
+            .hub
+            .persist
+            .commit(vec![Write::UpdateTable {
+                id: self.id.clone(),
+                status: Some(table_status::CLOSED.to_owned()),
+                settings: None,
+                updated_ms: now_ms(),
+            }])
+            .await;
+        self.hub.remove_table(&self.id, self.code.as_deref());
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Open { outbox, since } => self.open(outbox, since).await,
+            Cmd::Close { conn } => self.leave(conn),
+            Cmd::Sit {
+                outbox,
+                seat,
+                confirm,
+            } => self.sit(&outbox, seat, confirm).await,
+            Cmd::Stand { outbox } => self.stand(&outbox).await,
+            Cmd::Move {
+                outbox,
+                ack,
+                ply,
+                wire,
+            } => self.client_move(&outbox, ack, ply, &wire).await,
+            Cmd::Resign { outbox } => self.resign(&outbox).await,
+            Cmd::Draw { outbox, action } => self.draw(&outbox, action).await,
+            Cmd::Abort { outbox } => self.abort(&outbox).await,
+            Cmd::Rematch { outbox } => self.rematch(&outbox).await,
+            Cmd::Chat { outbox, text } => self.chat(&outbox, text).await,
+            Cmd::Renamed { player } => self.renamed(player),
+            Cmd::CpuMoved { game_id, ply, wire } => self.cpu_moved(&game_id, ply, wire).await,
+        }
+        self.update_idle();
+    }
+
+    fn seat_of(&self, player_id: &str) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.occupant.player_id.as_deref() == Some(player_id))
+    }
+
+    fn spectator_count(&self) -> u32 {
+        let seated: Vec<&str> = self
+            .seats
+            .iter()
+            .filter_map(|s| s.occupant.player_id.as_deref())
+            .collect();
+        let mut ids: Vec<String> = self
+            .watchers
+            .values()
+            .map(|o| o.session().id())
+            .filter(|id| !seated.contains(&id.as_str()))
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids.len() as u32
+    }
+
+    fn state_for(&self, player_id: &str, viewer: Option<&crate::outbox::Session>) -> TableState {
+        let now = Instant::now();
+        TableState {
+            id: self.id.clone(),
+            code: self.code.clone(),
+            spec: self.spec.clone(),
+            version: self.version,
+            seats: self.seats.iter().map(SeatState::info).collect(),
+            game: self.game.as_ref().map(|g| g.state(now)),
+            spectators: self.spectator_count(),
+            rematch: self.rematch.iter().copied().collect(),
+            you: self.seat_of(player_id).map(|s| s as u8),
+            chat: self
+                .chat
+                .iter()
+                .filter(|line| !viewer.is_some_and(|v| v.has_muted(&line.from.id)))
+                .cloned()
+                .collect(),
+        }
+    }
+
+    fn send_state(&self, outbox: &Outbox) {
+        outbox.send(&ServerMsg::Table {
+            state: Box::new(self.state_for(&outbox.session().id(), Some(outbox.session()))),
+        });
+    }
+
+    /// Publishes an event to every watcher and keeps it for resync.
+    fn broadcast(&mut self, event: Event) {
+        let author = match &event {
+            Event::Chat { from, .. } => Some(from.id.clone()),
+            _ => None,
+        };
+        self.version += 1;
+        let text = encode(&ServerMsg::Event {
+            table: self.id.clone(),
+            v: self.version,
+            event: Box::new(event),
+        });
+        self.watchers.retain(|_, outbox| match &author {
+            Some(a) => outbox.send_chat(a, text.clone()),
+            None => outbox.send_text(text.clone()),
+        });
+        self.log.push_back((self.version, author, text));
+        while self.log.len() > self.hub.config.event_log {
+            self.log.pop_front();
+        }
+    }
+
+    fn broadcast_seat(&mut self, seat: usize) {
+        let info = self.seats[seat].info();
+        self.broadcast(Event::Seat {
+            seat: seat as u8,
+            info,
+        });
+        self.publish_lobby();
+    }
+
+    fn publish_lobby(&self) {
+        if !self.is_private() {
+            self.hub.lobby_update(self.lobby_entry());
+        }
+    }
+
+    async fn save_seats(&self) {
+        let mut writes = vec![Write::UpdateTable {
+            id: self.id.clone(),
+            status: None,
+            settings: Some(self.settings_json()),
+            updated_ms: now_ms(),
+        }];
+        if let Some(live) = self.game.as_ref().filter(|g| !g.is_over()) {
+            writes.push(Write::UpdateSeats {
+                game_id: live.id.clone(),
+                seats: self.seats_json(),
+            });
+        }
+        if let Err(e) = self.hub.persist.commit(writes).await {
+            tracing::warn!(table = %self.id, error = %e, "could not store seats");
+        }
+    }
+
+    async fn open(&mut self, outbox: Outbox, since: Option<u64>) {
+        let player = outbox.session().info();
+        let was_spectators = self.spectator_count();
+        self.watchers.insert(outbox.conn(), outbox.clone());
+        // Events the client missed, if all are still kept; else the full state.
+        match since {
+            Some(v) if v == self.version => {}
+            Some(v) if v < self.version && self.log.front().is_some_and(|(first, _, _)| *first <= v + 1) => {
+                for (_, author, text) in self.log.iter().filter(|(ver, _, _)| *ver > v) {
+                    match author {
+                        Some(a) => outbox.send_chat(a, text.clone()),
+                        None => outbox.send_text(text.clone()),
+                    };
+                }
+            }
+            _ => self.send_state(&outbox),
+        }
+        if let Some(seat) = self.seat_of(&player.id) {
+            let s = &mut self.seats[seat];
+            let changed = s.away_since.take().is_some() || s.occupant.took_over;
+            if s.occupant.took_over {
+                // The player is back from the same browser: the seat is theirs again.
+                s.occupant.took_over = false;
+                s.occupant.cpu = None;
+                if let Some(live) = self.game.as_mut()
+                    && let Some((_, stop)) = live.thinking.take()
+                {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                self.save_seats().await;
+                self.record_event("reclaimed", seat, None).await;
+            }
+            if changed {
+                self.broadcast_seat(seat);
+            }
+        }
+        let now = self.spectator_count();
+        if now != was_spectators {
+            self.broadcast(Event::Spectators { count: now });
+        }
+    }
+
+    fn leave(&mut self, conn: ConnId) {
+        let Some(outbox) = self.watchers.remove(&conn) else {
+            return;
+        };
+        let player = outbox.session().id();
+        let still_here = self.watchers.values().any(|o| o.session().id() == player);
+        if let Some(seat) = self.seat_of(&player).filter(|_| !still_here) {
+            self.seats[seat].away_since = Some(Instant::now());
+            self.broadcast_seat(seat);
+        } else if !still_here && self.seat_of(&player).is_none() {
+            let count = self.spectator_count();
+            self.broadcast(Event::Spectators { count });
+        }
+    }
+
+    fn renamed(&mut self, player: PlayerInfo) {
+        if let Some(seat) = self.seat_of(&player.id) {
+            self.seats[seat].occupant.name = Some(player.name);
+            self.broadcast_seat(seat);
+        }
+    }
+
+    async fn sit(&mut self, outbox: &Outbox, seat: Option<u8>, confirm: bool) {
+        let player = outbox.session().info();
+        if self.seat_of(&player.id).is_some() {
+            outbox.send(&error(
+                ErrorCode::NotAllowed,
+                "you already sit at this table",
+                &self.id,
+            ));
+            return;
+        }
+        if self.game.as_ref().is_some_and(|g| !g.is_over()) {
+            outbox.send(&error(
+                ErrorCode::TableFull,
+                "a game is being played at this table",
+                &self.id,
+            ));
+            return;
+        }
+        let target = match seat {
+            Some(s) => usize::from(s),
+            None => match self.seats.iter().position(SeatState::is_free) {
+                Some(s) => s,
+                None => {
+                    outbox.send(&error(ErrorCode::TableFull, "no free seat", &self.id));
+                    return;
+                }
+            },
+        };
+        if target >= self.seats.len() {
+            outbox.send(&error(ErrorCode::NotAllowed, "no such seat", &self.id));
+            return;
+        }
+        if !self.seats[target].is_free() {
+            outbox.send(&error(ErrorCode::SeatTaken, "that seat is taken", &self.id));
+            return;
+        }
+        let others: Vec<String> = self
+            .seats
+            .iter()
+            .filter_map(|s| s.occupant.player_id.clone())
+            .collect();
+        for other in &others {
+            if self.hub.has_blocked(other, &player.id) {
+                outbox.send(&error(
+                    ErrorCode::Blocked,
+                    "a player at this table has blocked you",
+                    &self.id,
+                ));
+                return;
+            }
+            if !confirm && self.hub.has_blocked(&player.id, other) {
+                outbox.send(&error(
+                    ErrorCode::ConfirmBlocked,
+                    "a player you blocked sits at this table; join anyway?",
+                    &self.id,
+                ));
+                return;
+            }
+        }
+        let s = &mut self.seats[target];
+        s.occupant = Occupant {
+            player_id: Some(player.id.clone()),
+            name: Some(player.name),
+            cpu: None,
+            took_over: false,
+        };
+        s.away_since = if self.watchers.values().any(|o| o.session().id() == player.id) {
+            None
+        } else {
+            Some(Instant::now())
+        };
+        self.rematch.clear();
+        self.save_seats().await;
+        self.broadcast_seat(target);
+        self.maybe_start().await;
+    }
+
+    async fn stand(&mut self, outbox: &Outbox) {
+        let Some(seat) = self.seat_of(&outbox.session().id()) else {
+            outbox.send(&error(
+                ErrorCode::NotSeated,
+                "you do not sit at this table",
+                &self.id,
+            ));
+            return;
+        };
+        if self.game.as_ref().is_some_and(|g| !g.is_over()) {
+            outbox.send(&error(
+                ErrorCode::NotAllowed,
+                "the game is on: resign or abort first",
+                &self.id,
+            ));
+            return;
+        }
+        self.seats[seat] = SeatState::default();
+        self.rematch.remove(&(seat as u8));
+        self.save_seats().await;
+        self.broadcast_seat(seat);
+    }
+
+    /// Starts a game when every seat is filled and none is being played.
+    async fn maybe_start(&mut self) {
+        if self.game.as_ref().is_some_and(|g| !g.is_over()) || self.seats.iter().any(SeatState::is_free) {
+            return;
+        }
+        let first = self.next_first;
+        let setup = GameSetup {
+            game: self.spec.game.clone(),
+            start: None,
+            first,
+            mandatory_capture: self.spec.rules.mandatory_capture,
+            move_limit: self.spec.rules.move_limit,
+        };
+        let game = match setup.new_game() {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!(table = %self.id, error = %e, "cannot start game");
+                return;
+            }
+        };
+        if self.spec.rules.rotate_first {
+            self.next_first = ((usize::from(first) + 1) % self.seats.len()) as u8;
+        }
+        let id = uuid::Uuid::now_v7().to_string();
+        let record = GameRecord {
+            id: id.clone(),
+            table_id: self.id.clone(),
+            kind: self.spec.game.clone(),
+            setup: serde_json::to_string(&setup).unwrap_or_default(),
+            seats: self.seats_json(),
+            rated: self.spec.rated,
+            status: game_status::LIVE.to_owned(),
+            result: None,
+            clocks: None,
+            created_ms: now_ms(),
+            ended_ms: None,
+        };
+        let writes = vec![
+            Write::CreateGame(record),
+            Write::UpdateTable {
+                id: self.id.clone(),
+                status: Some(table_status::PLAYING.to_owned()),
+                settings: Some(self.settings_json()),
+                updated_ms: now_ms(),
+            },
+        ];
+        if let Err(e) = self.hub.persist.commit(writes).await {
+            tracing::error!(table = %self.id, error = %e, "cannot store new game");
+            self.next_first = first;
+            return;
+        }
+        let map = SeatMap::new(self.kind, first);
+        let mut live = Live {
+            id,
+            setup,
+            map,
+            game,
+            clock: Clock::new(self.time, self.seats.len()),
+            steps: Vec::new(),
+            draw_offer: None,
+            event_seq: 0,
+            aborted: false,
+            thinking: None,
+            ratings: Vec::new(),
+        };
+        let now = Instant::now();
+        if let Some(turn) = live.turn() {
+            live.clock.start(turn, now);
+        }
+        let state = live.state(now);
+        self.game = Some(live);
+        self.rematch.clear();
+        self.hub.metrics.games_started.fetch_add(1, Ordering::Relaxed);
+        self.hub.metrics.live_games.fetch_add(1, Ordering::Relaxed);
+        self.broadcast(Event::Started { game: state });
+        self.publish_lobby();
+        self.maybe_cpu();
+    }
+
+    /// Checks that `outbox`'s player sits here and the game is running; returns the table seat.
+    fn playing_seat(&self, outbox: &Outbox, ack: Option<u64>) -> Option<usize> {
+        let refuse = |code, message: &str| {
+            outbox.send(&ServerMsg::Error {
+                code,
+                message: message.to_owned(),
+                table: Some(self.id.clone()),
+                ack,
+            });
+            None
+        };
+        let Some(seat) = self.seat_of(&outbox.session().id()) else {
+            return refuse(ErrorCode::NotSeated, "spectators cannot play; take a seat first");
+        };
+        match &self.game {
+            Some(live) if !live.is_over() => Some(seat),
+            _ => refuse(ErrorCode::GameOver, "no game is being played"),
+        }
+    }
+
+    async fn client_move(&mut self, outbox: &Outbox, ack: u64, ply: u32, wire: &str) {
+        let Some(seat) = self.playing_seat(outbox, Some(ack)) else {
+            return;
+        };
+        let refuse = |code, message: String| {
+            outbox.send(&ServerMsg::Error {
+                code,
+                message,
+                table: Some(self.id.clone()),
+                ack: Some(ack),
+            });
+        };
+        let Some(live) = &self.game else { return };
+        if live.ply() != ply {
+            self.hub.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
+            refuse(
+                ErrorCode::StaleMove,
+                format!(
+                    "that move was chosen after {ply} moves; the game has {}",
+                    live.ply()
+                ),
+            );
+            return;
+        }
+        if live.turn() != Some(seat) || self.seats[seat].occupant.cpu.is_some() {
+            self.hub.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
+            refuse(ErrorCode::NotYourTurn, "it is not your turn".to_owned());
+            return;
+        }
+        self.play(seat, wire, Some((outbox, ack))).await;
+    }
+
+    /// Plays a move for `seat`: refuses it with a reason, or stores it, then acknowledges and broadcasts it.
+    async fn play(&mut self, seat: usize, wire: &str, reply: Option<(&Outbox, u64)>) {
+        let table = self.id.clone();
+        let refuse = |code, message: String| {
+            if let Some((outbox, ack)) = reply {
+                outbox.send(&ServerMsg::Error {
+                    code,
+                    message,
+                    table: Some(table.clone()),
+                    ack: Some(ack),
+                });
+            }
+        };
+        let now = Instant::now();
+        let Some(live) = self.game.as_mut() else { return };
+        if let Some((deadline, _)) = live.clock.deadline()
+            && now >= deadline
+        {
+            refuse(ErrorCode::GameOver, "your time ran out".to_owned());
+            self.flag().await;
+            return;
+        }
+        let clock_before = live.clock.clone();
+        let played = match live.game.play(wire) {
+            Ok(p) => p,
+            Err(e) => {
+                self.hub.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
+                let code = if e.kind == parlor_game::MoveErrorKind::GameOver {
+                    ErrorCode::GameOver
+                } else {
+                    ErrorCode::IllegalMove
+                };
+                refuse(code, e.reason);
+                return;
+            }
+        };
+        let _ = live.clock.finish_turn(now);
+        live.steps.push(Step::Move(played.wire.clone()));
+        let ended = live.is_over();
+        if ended {
+            live.clock.halt(now);
+        }
+        let ply = live.ply();
+        let mut writes = vec![Write::Move(parlor_store::MoveRecord {
+            game_id: live.id.clone(),
+            ply: ply as i32,
+            seat: seat as i32,
+            wire: played.wire.clone(),
+            clocks: serde_json::to_string(&live.clock.stored_ms()).unwrap_or_default(),
+            at_ms: now_ms(),
+        })];
+        if ended {
+            writes.extend(self.finish_writes().await);
+        }
+        if let Err(e) = self.hub.persist.commit(writes).await {
+            tracing::error!(table = %self.id, error = %e, "could not store a move; refusing it");
+            if let Some(live) = self.game.as_mut() {
+                live.steps.pop();
+                if let Ok(game) = replay(&live.setup, &live.steps) {
+                    live.game = game;
+                }
+                live.clock = clock_before;
+            }
+            refuse(
+                ErrorCode::Internal,
+                "the move could not be stored; try again".to_owned(),
+            );
+            return;
+        }
+        let Some(live) = self.game.as_mut() else { return };
+        let now = Instant::now();
+        if let Some(turn) = live.turn() {
+            live.clock.start(turn, now);
+        }
+        let declined = live.draw_offer.filter(|s| usize::from(*s) != seat);
+        if declined.is_some() {
+            live.draw_offer = None;
+        }
+        let (turn, points, eliminated) = table_view(live.game.as_ref(), &live.map);
+        let event = Event::Moved {
+            ply,
+            seat: seat as u8,
+            wire: played.wire,
+            display: played.display,
+            position: live.game.position_text(),
+            turn: if ended { None } else { turn },
+            legal: live.legal(),
+            clocks: live.clock.snapshot(now),
+            points,
+            eliminated,
+            check: live.check(),
+        };
+        self.hub.metrics.moves.fetch_add(1, Ordering::Relaxed);
+        if let Some((outbox, ack)) = reply {
+            outbox.send(&ServerMsg::Ack {
+                table: self.id.clone(),
+                ack,
+                version: self.version + 1,
+            });
+        }
+        self.broadcast(event);
+        if declined.is_some() {
+            self.broadcast(Event::DrawDeclined { seat: seat as u8 });
+        }
+        if ended {
+            self.announce_end();
+        } else {
+            self.maybe_cpu();
+        }
+    }
+
+    /// The writes that close a finished game (result, table back to open).
+    /// The writes that close a finished game: its result, the ratings of a rated game, the table open again.
+    async fn finish_writes(&mut self) -> Vec<Write> {
+        let mut writes = self.rating_writes().await;
+        let Some(live) = &self.game else { return Vec::new() };
+        let status = if live.aborted {
+            game_status::ABORTED
+        } else {
+            game_status::FINISHED
+        };
+        let result = live.outcome_info().and_then(|o| serde_json::to_string(&o).ok());
+        writes.push(Write::Finish {
+            game_id: live.id.clone(),
+            status: status.to_owned(),
+            result,
+            ended_ms: now_ms(),
+        });
+        writes.push(Write::UpdateTable {
+            id: self.id.clone(),
+            status: Some(table_status::OPEN.to_owned()),
+            settings: Some(self.settings_json()),
+            updated_ms: now_ms(),
+        });
+        writes
+    }
+
+    /// Glicko-2 updates of a finished rated game between people (none for casual or aborted games), written in
+    /// the same transaction as the result.
+    async fn rating_writes(&mut self) -> Vec<Write> {
+        let Some(live) = &self.game else { return Vec::new() };
+        if !self.spec.rated || live.aborted {
+            return Vec::new();
+        }
+        let Some(outcome) = live.outcome_info() else {
+            return Vec::new();
+        };
+        let players: Option<Vec<String>> = self
+            .seats
+            .iter()
+            .map(|s| {
+                if s.occupant.cpu.is_some() && !s.occupant.took_over {
+                    None
+                } else {
+                    s.occupant.player_id.clone()
+                }
+            })
+            .collect();
+        let Some(players) = players else { return Vec::new() };
+        let pool = self.spec.game.clone();
+        let game_id = live.id.clone();
+        let mut stored = Vec::new();
+        for player in &players {
+            stored.push(self.hub.store.rating(player, &pool).await.ok().flatten());
+        }
+        let before: Vec<Glicko2Rating> = stored
+            .iter()
+            .map(|r| {
+                r.as_ref().map_or(rating::START, |r| Glicko2Rating {
+                    rating: r.rating,
+                    deviation: r.deviation,
+                    volatility: r.volatility,
+                })
+            })
+            .collect();
+        let after = rating::update(&before, &outcome.places);
+        let mut writes = Vec::new();
+        let mut changes = Vec::new();
+        for (seat, player) in players.iter().enumerate() {
+            writes.push(Write::Rating {
+                rating: Rating {
+                    player_id: player.clone(),
+                    pool: pool.clone(),
+                    rating: after[seat].rating,
+                    deviation: after[seat].deviation,
+                    volatility: after[seat].volatility,
+                    games: stored[seat].as_ref().map_or(0, |r| r.games) + 1,
+                    updated_ms: now_ms(),
+                },
+                game_id: game_id.clone(),
+                before: before[seat].rating,
+            });
+            changes.push(RatingChange {
+                seat: seat as u8,
+                before: before[seat].rating,
+                after: after[seat].rating,
+                provisional: after[seat].deviation > rating::PROVISIONAL_DEVIATION,
+            });
+        }
+        if let Some(live) = self.game.as_mut() {
+            live.ratings = changes;
+        }
+        writes
+    }
+
+    fn announce_end(&mut self) {
+        let Some(live) = &self.game else { return };
+        let Some(outcome) = live.outcome_info() else {
+            return;
+        };
+        let (_, points, eliminated) = table_view(live.game.as_ref(), &live.map);
+        let clocks = live.clock.snapshot(Instant::now());
+        let abandoned = live.game.outcome().reason() == Some(EndReason::Abandoned);
+        self.hub.metrics.games_finished.fetch_add(1, Ordering::Relaxed);
+        self.hub.metrics.live_games.fetch_sub(1, Ordering::Relaxed);
+        self.broadcast(Event::Ended {
+            outcome,
+            clocks,
+            points,
+            eliminated,
+            ratings: live.ratings.clone(),
+        });
+        // A player removed for abandoning frees the seat so the table can go on.
+        if abandoned {
+            let gone: Vec<usize> = (0..self.seats.len())
+                .filter(|s| self.seats[*s].away_since.is_some() && !self.seats[*s].occupant.took_over)
+                .collect();
+            for seat in gone {
+                self.seats[seat] = SeatState::default();
+                self.broadcast_seat(seat);
+            }
+        }
+        self.publish_lobby();
+    }
+
+    /// Stores a game event (seq, ply, seat, clocks) so a restart replays it in place.
+    async fn record_event(&mut self, kind: &str, seat: usize, extra: Option<Write>) -> bool {
+        let Some(live) = self.game.as_mut() else {
+            return false;
+        };
+        live.event_seq += 1;
+        let data = serde_json::json!({
+            "ply": live.ply(),
+            "seat": seat,
+            "clocks": live.clock.stored_ms(),
+        });
+        let mut writes = vec![Write::Event(EventRecord {
+            game_id: live.id.clone(),
+            seq: live.event_seq,
+            kind: kind.to_owned(),
+            data: data.to_string(),
+            at_ms: now_ms(),
+        })];
+        writes.extend(extra);
+        match self.hub.persist.commit(writes).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::error!(table = %self.id, error = %e, "could not store game event");
+                false
+            }
+        }
+    }
+
+    /// Applies a game event (resign, timeout, abandon, draw agreed) for table seat `seat`: stores it, then
+    /// announces the end, or (four-player) the elimination and the next turn.
+    async fn game_event(&mut self, event: GameEvent, kind: &str, seat: usize) -> Result<(), String> {
+        let now = Instant::now();
+        let Some(live) = self.game.as_mut() else {
+            return Err("no game".into());
+        };
+        let before = live.clock.clone();
+        let turn_before = live.turn();
+        live.game.apply(event).map_err(|e| e.to_string())?;
+        live.steps.push(Step::Event(event));
+        if let Some((_, stop)) = live.thinking.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let ended = live.is_over();
+        if ended {
+            live.clock.halt(now);
+        } else if live.turn() != turn_before {
+            // The eliminated seat was to move: its turn ends without charging a move.
+            live.clock.halt(now);
+        }
+        let extra = if ended {
+            self.finish_writes().await
+        } else {
+            Vec::new()
+        };
+        let mut ok = self.record_event(kind, seat, None).await;
+        if ok && !extra.is_empty() {
+            ok = self.hub.persist.commit(extra).await.is_ok();
+        }
+        let Some(live) = self.game.as_mut() else {
+            return Err("no game".into());
+        };
+        if !ok {
+            live.steps.pop();
+            if let Ok(game) = replay(&live.setup, &live.steps) {
+                live.game = game;
+            }
+            live.clock = before;
+            return Err("could not be stored; try again".into());
+        }
+        if ended {
+            self.announce_end();
+            return Ok(());
+        }
+        let now = Instant::now();
+        if live.clock.running().is_none()
+            && let Some(turn) = live.turn()
+        {
+            live.clock.start(turn, now);
+        }
+        let (turn, points, eliminated) = table_view(live.game.as_ref(), &live.map);
+        let event = Event::Eliminated {
+            seat: seat as u8,
+            reason: kind.to_owned(),
+            turn,
+            legal: live.legal(),
+            clocks: live.clock.snapshot(now),
+            points,
+            eliminated,
+        };
+        self.broadcast(event);
+        self.maybe_cpu();
+        Ok(())
+    }
+
+    async fn resign(&mut self, outbox: &Outbox) {
+        let Some(seat) = self.playing_seat(outbox, None) else {
+            return;
+        };
+        let Some(live) = &self.game else { return };
+        let event = GameEvent::Resign(live.map.to_game(seat));
+        if let Err(e) = self.game_event(event, "resignation", seat).await {
+            outbox.send(&error(ErrorCode::NotAllowed, e, &self.id));
+        }
+    }
+
+    async fn draw(&mut self, outbox: &Outbox, action: DrawAction) {
+        let Some(seat) = self.playing_seat(outbox, None) else {
+            return;
+        };
+        let Some(live) = self.game.as_mut() else { return };
+        if live.game.seat_count() != 2 {
+            outbox.send(&error(
+                ErrorCode::NotAllowed,
+                "draw offers are for two-player games",
+                &self.id,
+            ));
+            return;
+        }
+        let pending = live.draw_offer;
+        match action {
+            DrawAction::Offer | DrawAction::Accept if pending.is_some_and(|s| usize::from(s) != seat) => {
+                live.draw_offer = None;
+                if let Err(e) = self.game_event(GameEvent::DrawAgreed, "agreement", seat).await {
+                    outbox.send(&error(ErrorCode::NotAllowed, e, &self.id));
+                }
+            }
+            DrawAction::Offer if pending.is_none() => {
+                live.draw_offer = Some(seat as u8);
+                self.broadcast(Event::DrawOffered { seat: seat as u8 });
+            }
+            DrawAction::Decline if pending.is_some_and(|s| usize::from(s) != seat) => {
+                live.draw_offer = None;
+                self.broadcast(Event::DrawDeclined { seat: seat as u8 });
+            }
+            _ => {
+                outbox.send(&error(
+                    ErrorCode::NotAllowed,
+                    "there is no draw offer to answer",
+                    &self.id,
+                ));
+            }
+        }
+    }
+
+    async fn abort(&mut self, outbox: &Outbox) {
+        let Some(seat) = self.playing_seat(outbox, None) else {
+            return;
+        };
+        let Some(live) = self.game.as_mut() else { return };
+        if live.ply() as usize >= live.game.seat_count() {
+            outbox.send(&error(
+                ErrorCode::NotAllowed,
+                "a game can be aborted only before everyone has moved",
+                &self.id,
+            ));
+            return;
+        }
+        live.aborted = true;
+        live.clock.halt(Instant::now());
+        if let Some((_, stop)) = live.thinking.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let writes = self.finish_writes().await;
+        if self.record_event("aborted", seat, None).await && self.hub.persist.commit(writes).await.is_ok() {
+            self.announce_end();
+        } else if let Some(live) = self.game.as_mut() {
+            live.aborted = false;
+            outbox.send(&error(
+                ErrorCode::Internal,
+                "could not abort; try again",
+                &self.id,
+            ));
+        }
+    }
+
+    async fn rematch(&mut self, outbox: &Outbox) {
+        let Some(seat) = self.seat_of(&outbox.session().id()) else {
+            outbox.send(&error(
+                ErrorCode::NotSeated,
+                "you do not sit at this table",
+                &self.id,
+            ));
+            return;
+        };
+        if !self.game.as_ref().is_some_and(Live::is_over) {
+            outbox.send(&error(ErrorCode::NotAllowed, "the game is not over", &self.id));
+            return;
+        }
+        self.rematch.insert(seat as u8);
+        let seats = self.rematch.iter().copied().collect();
+        self.broadcast(Event::Rematch { seats });
+        let people: Vec<usize> = (0..self.seats.len())
+            .filter(|s| self.seats[*s].occupant.player_id.is_some())
+            .collect();
+        if people.iter().all(|s| self.rematch.contains(&(*s as u8))) {
+            for seat in &mut self.seats {
+                if seat.occupant.took_over {
+                    seat.occupant.took_over = false;
+                    seat.occupant.cpu = None;
+                }
+            }
+            self.maybe_start().await;
+        }
+    }
+
+    async fn chat(&mut self, outbox: &Outbox, text: String) {
+        let from = outbox.session().info();
+        self.chat.push_back(ChatLine {
+            from: from.clone(),
+            text: text.clone(),
+            at_ms: now_ms(),
+        });
+        while self.chat.len() > CHAT_KEPT {
+            self.chat.pop_front();
+        }
+        if let Err(e) = self.hub.store_chat(&self.id, &from.id, &text).await {
+            tracing::warn!(table = %self.id, error = %e, "could not store chat");
+        }
+        self.broadcast(Event::Chat {
+            from,
+            text,
+            at_ms: now_ms(),
+        });
+    }
+
+    async fn on_timer(&mut self) {
+        let now = Instant::now();
+        if let Some(live) = self.game.as_ref().filter(|g| !g.is_over())
+            && let Some((deadline, _)) = live.clock.deadline()
+            && now >= deadline
+        {
+            self.flag().await;
+        }
+        let grace = self.hub.config.grace;
+        let expired: Vec<usize> = (0..self.seats.len())
+            .filter(|s| {
+                let seat = &self.seats[*s];
+                !seat.occupant.took_over && seat.away_since.is_some_and(|t| now >= t + grace)
+            })
+            .collect();
+        for seat in expired {
+            self.grace_expired(seat).await;
+        }
+    }
+
+    /// The running seat's clock ran out.
+    async fn flag(&mut self) {
+        let Some(live) = self.game.as_ref() else { return };
+        let Some(seat) = live.turn() else { return };
+        let event = GameEvent::Timeout(live.map.to_game(seat));
+        if let Err(e) = self.game_event(event, "timeout", seat).await {
+            tracing::error!(table = %self.id, error = %e, "timeout not applied");
+        }
+    }
+
+    /// A seated player stayed away past the grace period.
+    async fn grace_expired(&mut self, seat: usize) {
+        let live = self.game.as_ref().filter(|g| !g.is_over());
+        match live {
+            None => {
+                // No game running: free the seat.
+                self.seats[seat] = SeatState::default();
+                self.rematch.remove(&(seat as u8));
+                self.save_seats().await;
+                self.broadcast_seat(seat);
+            }
+            Some(live) if live.game.seat_count() == 2 => {
+                let event = GameEvent::Abandon(live.map.to_game(seat));
+                if let Err(e) = self.game_event(event, "abandoned", seat).await {
+                    tracing::error!(table = %self.id, error = %e, "abandon not applied");
+                }
+            }
+            Some(_) => {
+                // Four players: a CPU plays the seat until its player comes back.
+                let s = &mut self.seats[seat];
+                s.occupant.took_over = true;
+                s.occupant.cpu = Some(cpu::TAKEOVER.name().to_owned());
+                self.save_seats().await;
+                self.record_event("cpu_took_over", seat, None).await;
+                self.broadcast_seat(seat);
+                self.maybe_cpu();
+            }
+        }
+    }
+
+    /// Starts a CPU search if a CPU is to move and none is thinking about this position.
+    fn maybe_cpu(&mut self) {
+        let Some(live) = self.game.as_mut().filter(|g| !g.is_over()) else {
+            return;
+        };
+        let Some(turn) = live.turn() else { return };
+        let Some(level) = self.seats[turn]
+            .occupant
+            .cpu
+            .as_deref()
+            .and_then(|l| l.parse::<cpu::Level>().ok())
+        else {
+            return;
+        };
+        let ply = live.ply();
+        if live.thinking.as_ref().is_some_and(|(p, _)| *p == ply) {
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        live.thinking = Some((ply, stop.clone()));
+        let budget = cpu::budget(&live.clock, turn, Instant::now(), level);
+        let request = cpu::Request {
+            kind: self.kind,
+            steps: live.steps.clone(),
+            setup: live.setup.clone(),
+            level,
+            budget,
+            stop,
+        };
+        let game_id = live.id.clone();
+        let me = self.me.clone();
+        tokio::task::spawn_blocking(move || {
+            let wire = cpu::choose(&request);
+            if let Some(tx) = me.upgrade() {
+                let _ = tx.try_send(Cmd::CpuMoved { game_id, ply, wire });
+            }
+        });
+    }
+
+    async fn cpu_moved(&mut self, game_id: &str, ply: u32, wire: Option<String>) {
+        let Some(live) = self.game.as_mut() else { return };
+        if live.id != game_id || live.ply() != ply || live.is_over() {
+            return;
+        }
+        live.thinking = None;
+        let Some(turn) = live.turn() else { return };
+        if self.seats[turn].occupant.cpu.is_none() {
+            return;
+        }
+        match wire {
+            Some(wire) => self.play(turn, &wire, None).await,
+            None => tracing::error!(table = %self.id, "CPU found no move"),
+        }
+    }
+}
+
+fn far_future() -> Instant {
+    Instant::now() + Duration::from_secs(86_400)
+}
+
+/// Checks a table spec: a known game, seats that fit it, a sane clock, no CPU at a rated table. Returns the game
+/// and its time control.
+///
+/// # Errors
+/// The reason, for `bad_spec`.
+pub fn validate_spec(spec: &TableSpec) -> Result<(GameKind, TimeControl), String> {
+    let kind: GameKind = spec
+        .game
+        .parse()
+        .map_err(|e: parlor_game::ParseKindError| e.to_string())?;
+    let n = kind.seat_count();
+    if spec.seats.len() > n {
+        return Err(format!("{} has {n} seats", spec.game));
+    }
+    if spec.rated && spec.seats.iter().any(|s| matches!(s, SeatSpec::Cpu { .. })) {
+        return Err("rated games are between people: no CPU seats".into());
+    }
+    let time = spec.time.unwrap_or_else(|| default_time(kind));
+    validate_time(&time)?;
+    Ok((kind, time))
+}
+
+fn validate_time(time: &TimeControl) -> Result<(), String> {
+    const DAY: u64 = 86_400_000;
+    if time.base_ms.is_some_and(|b| !(1000..=DAY).contains(&b))
+        || time.per_move_ms.is_some_and(|c| !(1000..=DAY).contains(&c))
+        || time.increment_ms > 3_600_000
+    {
+        return Err("time control out of range (1 s to 24 h)".into());
+    }
+    Ok(())
+}
+
+fn event_ply(e: &EventRecord) -> usize {
+    serde_json::from_str::<serde_json::Value>(&e.data)
+        .ok()
+        .and_then(|v| v.get("ply").and_then(serde_json::Value::as_u64))
+        .unwrap_or(0) as usize
+}
+
+fn event_clocks(e: &EventRecord) -> Option<Vec<Option<u64>>> {
+    let v: serde_json::Value = serde_json::from_str(&e.data).ok()?;
+    serde_json::from_value(v.get("clocks")?.clone()).ok()
+}
+
+/// The rules event a stored game event stands for (none for seat changes).
+fn stored_event(e: &EventRecord, map: &SeatMap) -> Option<GameEvent> {
+    let v: serde_json::Value = serde_json::from_str(&e.data).ok()?;
+    let seat = map.to_game(v.get("seat")?.as_u64()? as usize);
+    match e.kind.as_str() {
+        "resignation" => Some(GameEvent::Resign(seat)),
+        "timeout" => Some(GameEvent::Timeout(seat)),
+        "abandoned" => Some(GameEvent::Abandon(seat)),
+        "agreement" => Some(GameEvent::DrawAgreed),
+        _ => None,
+    }
+}
+
+/// The rules event a stored game event stands for, with the number of moves played before it.
+pub fn stored_step(e: &EventRecord, map: &SeatMap) -> Option<(usize, GameEvent)> {
+    Some((event_ply(e), stored_event(e, map)?))
+}

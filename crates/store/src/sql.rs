@@ -1,0 +1,1137 @@
+//! The one SQL implementation both backends share, on sqlx's Any driver; only opening differs per backend.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use sqlx::AnyConnection;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+
+use crate::error::StoreError;
+use crate::migration::migrator;
+use crate::record::{
+    ChatRecord, EventRecord, GameRecord, MoveRecord, Player, Rating, RatingChange, Relation, StoredGame,
+    TableRecord,
+};
+use crate::write::Write;
+
+/// Which database a store runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// An SQLite file: one process, no server.
+    Sqlite,
+    /// A PostgreSQL server: several nodes may share it.
+    Postgres,
+}
+
+/// How an SQLite store trades commit speed against what a commit survives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SqliteDurability {
+    /// WAL with `synchronous = NORMAL`: a commit survives the process being killed (SIGKILL, a panic, an OOM kill),
+    /// but the last commits may be lost if the machine loses power or the OS crashes. The WAL is synced at each
+    /// checkpoint, so the database itself never corrupts. The default.
+    #[default]
+    ProcessCrash,
+    /// WAL with `synchronous = FULL`: every commit is fsynced, so it also survives a power cut.
+    PowerLoss,
+}
+
+/// Pool sizes and timeouts. The numbers of the policy live here.
+mod tuning {
+    use std::time::Duration;
+
+    /// SQLite allows one writer at a time; one connection serializes writes without `SQLITE_BUSY` upgrades.
+    pub const SQLITE_WRITERS: u32 = 1;
+    /// Readers of an SQLite file in WAL mode never block the writer or each other.
+    pub const SQLITE_READERS: u32 = 4;
+    /// PostgreSQL commits from several connections are flushed together by its own group commit.
+    pub const POSTGRES_CONNECTIONS: u32 = 8;
+    /// How long an operation waits for a free connection before failing.
+    pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
+}
+
+/// The columns of `games`, in the order [`game_from_row`] reads them.
+macro_rules! game_columns {
+    () => {
+        "g.id, g.table_id, g.kind, g.setup, g.seats, g.rated, g.status, g.result, g.clocks, g.created_ms, g.ended_ms"
+    };
+}
+
+/// The columns of `game_tables`.
+macro_rules! table_columns {
+    () => {
+        "id, code, kind, settings, status, owner, created_ms, updated_ms"
+    };
+}
+
+/// A connected database with the schema applied: a pool for reads and one for writes (the same pool on
+/// PostgreSQL; a single connection on SQLite).
+#[derive(Clone, Debug)]
+pub(crate) struct Db {
+    read: AnyPool,
+    write: AnyPool,
+    backend: Backend,
+}
+
+impl Db {
+    /// Connects to an SQLite file (`sqlite://path?mode=rwc`), sets WAL and the durability, applies migrations.
+    pub(crate) async fn open_sqlite(url: &str, durability: SqliteDurability) -> Result<Db, StoreError> {
+        sqlx::any::install_default_drivers();
+        let synchronous: &'static str = match durability {
+            SqliteDurability::ProcessCrash => "PRAGMA synchronous = NORMAL",
+            SqliteDurability::PowerLoss => "PRAGMA synchronous = FULL",
+        };
+        let write = AnyPoolOptions::new()
+            .max_connections(tuning::SQLITE_WRITERS)
+            .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+            // Keep the one writer for good: its statement cache stays warm, and `:memory:` lives in it.
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    // journal_mode is kept in the file; set it before any reader connects.
+                    sqlx::query("PRAGMA journal_mode = WAL")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query(synchronous).execute(&mut *conn).await?;
+                    sqlx::query("PRAGMA foreign_keys = ON")
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await?;
+        migrator().run(&write).await?;
+        // Each connection to `:memory:` is its own empty database: an in-memory store reads on its writer.
+        let read = if url.contains(":memory:") || url.contains("mode=memory") {
+            write.clone()
+        } else {
+            AnyPoolOptions::new()
+                .max_connections(tuning::SQLITE_READERS)
+                .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+                .connect(url)
+                .await?
+        };
+        Ok(Db {
+            read,
+            write,
+            backend: Backend::Sqlite,
+        })
+    }
+
+    /// Connects to PostgreSQL (`postgres://...`) and applies migrations.
+    pub(crate) async fn open_postgres(url: &str) -> Result<Db, StoreError> {
+        sqlx::any::install_default_drivers();
+        let pool = AnyPoolOptions::new()
+            .max_connections(tuning::POSTGRES_CONNECTIONS)
+            .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+            .connect(url)
+            .await?;
+        migrator().run(&pool).await?;
+        Ok(Db {
+            read: pool.clone(),
+            write: pool,
+            backend: Backend::Postgres,
+        })
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub(crate) async fn close(&self) {
+        self.read.close().await;
+        self.write.close().await;
+    }
+
+    /// Begins a read-only snapshot: several reads in it see one state of the database.
+    async fn snapshot(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        let tx = match self.backend {
+            Backend::Sqlite => self.read.begin().await?,
+            Backend::Postgres => {
+                self.read
+                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?
+            }
+        };
+        Ok(tx)
+    }
+
+    // ---- settings
+
+    pub(crate) async fn secret(
+        &self,
+        name: &str,
+        generate: impl FnOnce() -> String,
+    ) -> Result<String, StoreError> {
+        refuse_nul(&[name])?;
+        let select = "SELECT value FROM settings WHERE name = $1";
+        if let Some(row) = sqlx::query(select).bind(name).fetch_optional(&self.write).await? {
+            return Ok(row.try_get("value")?);
+        }
+        let fresh = generate();
+        refuse_nul(&[&fresh])?;
+        sqlx::query("INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
+            .bind(name)
+            .bind(&fresh)
+            .execute(&self.write)
+            .await?;
+        // Whoever inserted first won; everyone reads the winner's value.
+        let row = sqlx::query(select).bind(name).fetch_one(&self.write).await?;
+        Ok(row.try_get("value")?)
+    }
+
+    pub(crate) async fn setting(&self, name: &str) -> Result<Option<String>, StoreError> {
+        if has_nul(&[name]) {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT value FROM settings WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.read)
+            .await?;
+        Ok(row.map(|row| row.try_get("value")).transpose()?)
+    }
+
+    // ---- players
+
+    pub(crate) async fn upsert_player(&self, player: &Player) -> Result<(), StoreError> {
+        self.commit(&[Write::UpsertPlayer(player.clone())]).await
+    }
+
+    pub(crate) async fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
+        if has_nul(&[id]) {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT id, nickname, created_ms, last_seen_ms FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.read)
+            .await?;
+        row.map(|row| player_from_row(&row))
+            .transpose()
+            .map_err(StoreError::from)
+    }
+
+    pub(crate) async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), StoreError> {
+        refuse_nul(&[id, nickname])?;
+        let done = sqlx::query("UPDATE players SET nickname = $2 WHERE id = $1")
+            .bind(id)
+            .bind(nickname)
+            .execute(&self.write)
+            .await?;
+        expect_row(done.rows_affected(), || format!("player {id}"))
+    }
+
+    pub(crate) async fn touch_player(&self, id: &str, now_ms: i64) -> Result<(), StoreError> {
+        if has_nul(&[id]) {
+            return Err(StoreError::NotFound(format!("player {id:?}")));
+        }
+        self.commit(&[Write::TouchPlayer {
+            id: id.to_owned(),
+            now_ms,
+        }])
+        .await
+    }
+
+    // ---- tables
+
+    pub(crate) async fn table(&self, id: &str) -> Result<Option<TableRecord>, StoreError> {
+        if has_nul(&[id]) {
+            return Ok(None);
+        }
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            table_columns!(),
+            " FROM game_tables WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.read)
+        .await?;
+        row.map(|row| table_from_row(&row))
+            .transpose()
+            .map_err(StoreError::from)
+    }
+
+    pub(crate) async fn table_by_code(&self, code: &str) -> Result<Option<TableRecord>, StoreError> {
+        if has_nul(&[code]) {
+            return Ok(None);
+        }
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            table_columns!(),
+            " FROM game_tables WHERE code = $1"
+        ))
+        .bind(code)
+        .fetch_optional(&self.read)
+        .await?;
+        row.map(|row| table_from_row(&row))
+            .transpose()
+            .map_err(StoreError::from)
+    }
+
+    pub(crate) async fn open_tables(&self) -> Result<Vec<TableRecord>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            table_columns!(),
+            " FROM game_tables WHERE status <> 'closed' ORDER BY created_ms, id"
+        ))
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(table_from_row)
+            .collect::<Result<_, _>>()
+            .map_err(StoreError::from)
+    }
+
+    // ---- games
+
+    pub(crate) async fn commit(&self, batch: &[Write]) -> Result<(), StoreError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.write.begin().await?;
+        let mut rest = batch;
+        while !rest.is_empty() {
+            // A run of moves (what group commit gathers) goes in multi-row inserts: one round trip per chunk.
+            let run = rest
+                .iter()
+                .take_while(|write| matches!(write, Write::Move(_)))
+                .count();
+            let (done, result) = if run > 1 {
+                (run, insert_moves(&mut tx, &rest[..run]).await)
+            } else {
+                (1, apply(&mut tx, &rest[0]).await)
+            };
+            if let Err(error) = result {
+                // Dropping would roll back too; saying so returns the connection clean at once.
+                let _ = tx.rollback().await;
+                return Err(error);
+            }
+            rest = &rest[done..];
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(crate) async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
+        let mut tx = self.snapshot().await?;
+        let games = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games g WHERE g.status = 'live' ORDER BY g.created_ms, g.id"
+        ))
+        .fetch_all(&mut *tx)
+        .await?;
+        let moves = sqlx::query(
+            "SELECT m.game_id, m.ply, m.seat, m.wire, m.clocks, m.at_ms FROM games g \
+             JOIN moves m ON m.game_id = g.id WHERE g.status = 'live'",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let events = sqlx::query(
+            "SELECT e.game_id, e.seq, e.kind, e.data, e.at_ms FROM games g \
+             JOIN events e ON e.game_id = g.id WHERE g.status = 'live'",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+
+        let mut stored = Vec::with_capacity(games.len());
+        let mut index = HashMap::with_capacity(games.len());
+        for row in &games {
+            let game = game_from_row(row)?;
+            index.insert(game.id.clone(), stored.len());
+            stored.push(StoredGame {
+                game,
+                moves: Vec::new(),
+                events: Vec::new(),
+            });
+        }
+        for row in &moves {
+            let record = move_from_row(row)?;
+            if let Some(&at) = index.get(&record.game_id) {
+                stored[at].moves.push(record);
+            }
+        }
+        for row in &events {
+            let record = event_from_row(row)?;
+            if let Some(&at) = index.get(&record.game_id) {
+                stored[at].events.push(record);
+            }
+        }
+        // No ORDER BY above, so that the planner may walk the live games' index and look their rows up.
+        for game in &mut stored {
+            game.moves.sort_unstable_by_key(|m| m.ply);
+            game.events.sort_unstable_by_key(|e| e.seq);
+        }
+        Ok(stored)
+    }
+
+    pub(crate) async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        if has_nul(&[id]) {
+            return Ok(None);
+        }
+        let mut tx = self.snapshot().await?;
+        let Some(row) = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games g WHERE g.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        else {
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let moves = sqlx::query(
+            "SELECT game_id, ply, seat, wire, clocks, at_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let events =
+            sqlx::query("SELECT game_id, seq, kind, data, at_ms FROM events WHERE game_id = $1 ORDER BY seq")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        Ok(Some(StoredGame {
+            game: game_from_row(&row)?,
+            moves: moves.iter().map(move_from_row).collect::<Result<_, _>>()?,
+            events: events.iter().map(event_from_row).collect::<Result<_, _>>()?,
+        }))
+    }
+
+    pub(crate) async fn games_of_player(
+        &self,
+        player_id: &str,
+        limit: u32,
+        before_ms: Option<i64>,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        if has_nul(&[player_id]) {
+            return Ok(Vec::new());
+        }
+        // One row per player and game: the index on (player_id, created_ms, game_id) gives the page in order.
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM game_players p JOIN games g ON g.id = p.game_id \
+             WHERE p.player_id = $1 AND p.created_ms < $2 \
+             ORDER BY p.created_ms DESC, p.game_id DESC LIMIT $3"
+        ))
+        .bind(player_id)
+        .bind(before_ms.unwrap_or(i64::MAX))
+        .bind(i64::from(limit))
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(game_from_row)
+            .collect::<Result<_, _>>()
+            .map_err(StoreError::from)
+    }
+
+    // ---- chat
+
+    pub(crate) async fn add_chat(
+        &self,
+        table_id: &str,
+        player_id: &str,
+        text: &str,
+        at_ms: i64,
+    ) -> Result<ChatRecord, StoreError> {
+        refuse_nul(&[table_id, player_id, text])?;
+        let mut tx = self.write.begin().await?;
+        let row = sqlx::query("UPDATE counters SET value = value + 1 WHERE name = 'chat' RETURNING value")
+            .fetch_one(&mut *tx)
+            .await?;
+        let id: i64 = row.try_get("value")?;
+        sqlx::query("INSERT INTO chat (id, table_id, player_id, text, at_ms) VALUES ($1, $2, $3, $4, $5)")
+            .bind(id)
+            .bind(table_id)
+            .bind(player_id)
+            .bind(text)
+            .bind(at_ms)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(ChatRecord {
+            id,
+            table_id: table_id.to_owned(),
+            player_id: player_id.to_owned(),
+            text: text.to_owned(),
+            at_ms,
+        })
+    }
+
+    pub(crate) async fn chat(&self, table_id: &str, limit: u32) -> Result<Vec<ChatRecord>, StoreError> {
+        if has_nul(&[table_id]) {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(
+            "SELECT id, table_id, player_id, text, at_ms FROM chat WHERE table_id = $1 ORDER BY id DESC LIMIT $2",
+        )
+        .bind(table_id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.read)
+        .await?;
+        let mut lines = rows
+            .iter()
+            .map(|row| {
+                Ok(ChatRecord {
+                    id: row.try_get("id")?,
+                    table_id: row.try_get("table_id")?,
+                    player_id: row.try_get("player_id")?,
+                    text: row.try_get("text")?,
+                    at_ms: row.try_get("at_ms")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        lines.reverse();
+        Ok(lines)
+    }
+
+    // ---- social
+
+    pub(crate) async fn set_relation(
+        &self,
+        owner: &str,
+        other: &str,
+        relation: Relation,
+        on: bool,
+    ) -> Result<(), StoreError> {
+        refuse_nul(&[owner, other])?;
+        let sql = if on {
+            "INSERT INTO relations (owner, other, relation) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+        } else {
+            "DELETE FROM relations WHERE owner = $1 AND other = $2 AND relation = $3"
+        };
+        sqlx::query(sql)
+            .bind(owner)
+            .bind(other)
+            .bind(relation.as_str())
+            .execute(&self.write)
+            .await?;
+        Ok(())
+    }
+
+    pub(crate) async fn relations(&self, owner: &str) -> Result<Vec<(String, Relation)>, StoreError> {
+        if has_nul(&[owner]) {
+            return Ok(Vec::new());
+        }
+        let rows =
+            sqlx::query("SELECT other, relation FROM relations WHERE owner = $1 ORDER BY other, relation")
+                .bind(owner)
+                .fetch_all(&self.read)
+                .await?;
+        rows.iter()
+            .map(|row| {
+                let other: String = row.try_get("other")?;
+                let name: String = row.try_get("relation")?;
+                let relation = Relation::from_name(&name)
+                    .ok_or_else(|| StoreError::Corrupt(format!("relation {name:?}")))?;
+                Ok((other, relation))
+            })
+            .collect()
+    }
+
+    // ---- ratings
+
+    pub(crate) async fn rating(&self, player_id: &str, pool: &str) -> Result<Option<Rating>, StoreError> {
+        if has_nul(&[player_id, pool]) {
+            return Ok(None);
+        }
+        let row = sqlx::query(
+            "SELECT player_id, pool, rating, deviation, volatility, games, updated_ms FROM ratings \
+             WHERE player_id = $1 AND pool = $2",
+        )
+        .bind(player_id)
+        .bind(pool)
+        .fetch_optional(&self.read)
+        .await?;
+        row.map(|row| rating_from_row(&row))
+            .transpose()
+            .map_err(StoreError::from)
+    }
+
+    pub(crate) async fn ratings(&self, player_id: &str) -> Result<Vec<Rating>, StoreError> {
+        if has_nul(&[player_id]) {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(
+            "SELECT player_id, pool, rating, deviation, volatility, games, updated_ms FROM ratings \
+             WHERE player_id = $1 ORDER BY pool",
+        )
+        .bind(player_id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(rating_from_row)
+            .collect::<Result<_, _>>()
+            .map_err(StoreError::from)
+    }
+
+    pub(crate) async fn rating_changes(&self, game_id: &str) -> Result<Vec<RatingChange>, StoreError> {
+        if has_nul(&[game_id]) {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(
+            "SELECT player_id, pool, rating_before, rating_after FROM rating_history WHERE game_id = $1 \
+             ORDER BY player_id, pool",
+        )
+        .bind(game_id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(RatingChange {
+                    player_id: row.try_get("player_id")?,
+                    pool: row.try_get("pool")?,
+                    before: row.try_get("rating_before")?,
+                    after: row.try_get("rating_after")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+}
+
+/// Applies one write inside the batch's transaction.
+async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError> {
+    if write_has_nul(write) {
+        return Err(StoreError::Invalid("text contains a NUL character".to_owned()));
+    }
+    match write {
+        Write::SetSetting { name, value } => {
+            sqlx::query(
+                "INSERT INTO settings (name, value) VALUES ($1, $2) \
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )
+            .bind(name)
+            .bind(value)
+            .execute(&mut *conn)
+            .await?;
+        }
+        Write::UpsertPlayer(player) => {
+            sqlx::query(
+                "INSERT INTO players (id, nickname, created_ms, last_seen_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (id) DO UPDATE SET nickname = excluded.nickname, last_seen_ms = excluded.last_seen_ms",
+            )
+            .bind(&player.id)
+            .bind(&player.nickname)
+            .bind(player.created_ms)
+            .bind(player.last_seen_ms)
+            .execute(&mut *conn)
+            .await?;
+        }
+        Write::TouchPlayer { id, now_ms } => {
+            let done = sqlx::query("UPDATE players SET last_seen_ms = $2 WHERE id = $1")
+                .bind(id)
+                .bind(*now_ms)
+                .execute(&mut *conn)
+                .await?;
+            expect_row(done.rows_affected(), || format!("player {id}"))?;
+        }
+        Write::CreateTable(table) => {
+            sqlx::query(concat!(
+                "INSERT INTO game_tables (",
+                table_columns!(),
+                ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            ))
+            .bind(&table.id)
+            .bind(table.code.as_deref())
+            .bind(&table.kind)
+            .bind(&table.settings)
+            .bind(&table.status)
+            .bind(&table.owner)
+            .bind(table.created_ms)
+            .bind(table.updated_ms)
+            .execute(&mut *conn)
+            .await
+            .map_err(about(|| format!("table {}", table.id)))?;
+        }
+        Write::UpdateTable {
+            id,
+            status,
+            settings,
+            updated_ms,
+        } => {
+            let done = sqlx::query(
+                "UPDATE game_tables SET status = COALESCE($2, status), settings = COALESCE($3, settings), \
+                 updated_ms = $4 WHERE id = $1",
+            )
+            .bind(id)
+            .bind(status.as_deref())
+            .bind(settings.as_deref())
+            .bind(*updated_ms)
+            .execute(&mut *conn)
+            .await?;
+            expect_row(done.rows_affected(), || format!("table {id}"))?;
+        }
+        Write::CreateGame(game) => {
+            let players = seated_players(&game.seats)?;
+            sqlx::query(
+                "INSERT INTO games (id, table_id, kind, setup, seats, rated, status, result, clocks, created_ms, \
+                 ended_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            )
+            .bind(&game.id)
+            .bind(&game.table_id)
+            .bind(&game.kind)
+            .bind(&game.setup)
+            .bind(&game.seats)
+            .bind(i64::from(game.rated))
+            .bind(&game.status)
+            .bind(game.result.as_deref())
+            .bind(game.clocks.as_deref())
+            .bind(game.created_ms)
+            .bind(game.ended_ms)
+            .execute(&mut *conn)
+            .await
+            .map_err(about(|| format!("game {}", game.id)))?;
+            index_players(conn, &game.id, &players).await?;
+        }
+        Write::Move(record) => {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, seat, wire, clocks, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&record.game_id)
+            .bind(record.ply)
+            .bind(record.seat)
+            .bind(&record.wire)
+            .bind(&record.clocks)
+            .bind(record.at_ms)
+            .execute(&mut *conn)
+            .await
+            .map_err(about(|| {
+                format!("move {} of game {}", record.ply, record.game_id)
+            }))?;
+        }
+        Write::Event(record) => {
+            sqlx::query("INSERT INTO events (game_id, seq, kind, data, at_ms) VALUES ($1, $2, $3, $4, $5)")
+                .bind(&record.game_id)
+                .bind(record.seq)
+                .bind(&record.kind)
+                .bind(&record.data)
+                .bind(record.at_ms)
+                .execute(&mut *conn)
+                .await
+                .map_err(about(|| {
+                    format!("event {} of game {}", record.seq, record.game_id)
+                }))?;
+        }
+        Write::UpdateSeats { game_id, seats } => {
+            let players = seated_players(seats)?;
+            let done = sqlx::query("UPDATE games SET seats = $2 WHERE id = $1")
+                .bind(game_id)
+                .bind(seats)
+                .execute(&mut *conn)
+                .await?;
+            expect_row(done.rows_affected(), || format!("game {game_id}"))?;
+            sqlx::query("DELETE FROM game_players WHERE game_id = $1")
+                .bind(game_id)
+                .execute(&mut *conn)
+                .await?;
+            index_players(conn, game_id, &players).await?;
+        }
+        Write::UpdateClocks { game_id, clocks } => {
+            let done = sqlx::query("UPDATE games SET clocks = $2 WHERE id = $1")
+                .bind(game_id)
+                .bind(clocks)
+                .execute(&mut *conn)
+                .await?;
+            expect_row(done.rows_affected(), || format!("game {game_id}"))?;
+        }
+        Write::Finish {
+            game_id,
+            status,
+            result,
+            ended_ms,
+        } => {
+            let done = sqlx::query("UPDATE games SET status = $2, result = $3, ended_ms = $4 WHERE id = $1")
+                .bind(game_id)
+                .bind(status)
+                .bind(result.as_deref())
+                .bind(*ended_ms)
+                .execute(&mut *conn)
+                .await?;
+            expect_row(done.rows_affected(), || format!("game {game_id}"))?;
+        }
+        Write::Rating {
+            rating,
+            game_id,
+            before,
+        } => {
+            sqlx::query(
+                "INSERT INTO rating_history (game_id, player_id, pool, rating_before, rating_after, at_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(game_id)
+            .bind(&rating.player_id)
+            .bind(&rating.pool)
+            .bind(*before)
+            .bind(rating.rating)
+            .bind(rating.updated_ms)
+            .execute(&mut *conn)
+            .await
+            .map_err(about(|| {
+                format!(
+                    "rating of {} in {} from game {game_id}",
+                    rating.player_id, rating.pool
+                )
+            }))?;
+            sqlx::query(
+                "INSERT INTO ratings (player_id, pool, rating, deviation, volatility, games, updated_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id, pool) DO UPDATE SET \
+                 rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, \
+                 games = excluded.games, updated_ms = excluded.updated_ms",
+            )
+            .bind(&rating.player_id)
+            .bind(&rating.pool)
+            .bind(rating.rating)
+            .bind(rating.deviation)
+            .bind(rating.volatility)
+            .bind(rating.games)
+            .bind(rating.updated_ms)
+            .execute(&mut *conn)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether any text of a write holds a NUL character, which PostgreSQL cannot store in TEXT and SQLite can:
+/// refusing it on both keeps the backends alike.
+fn write_has_nul(write: &Write) -> bool {
+    let texts: &[&str] = match write {
+        Write::SetSetting { name, value } => &[name, value],
+        Write::UpsertPlayer(p) => &[&p.id, &p.nickname],
+        Write::TouchPlayer { id, .. } => &[id],
+        Write::CreateTable(t) => &[
+            &t.id,
+            t.code.as_deref().unwrap_or(""),
+            &t.kind,
+            &t.settings,
+            &t.status,
+            &t.owner,
+        ],
+        Write::UpdateTable {
+            id, status, settings, ..
+        } => &[
+            id,
+            status.as_deref().unwrap_or(""),
+            settings.as_deref().unwrap_or(""),
+        ],
+        Write::CreateGame(g) => &[
+            &g.id,
+            &g.table_id,
+            &g.kind,
+            &g.setup,
+            &g.seats,
+            &g.status,
+            g.result.as_deref().unwrap_or(""),
+            g.clocks.as_deref().unwrap_or(""),
+        ],
+        Write::Move(m) => &[&m.game_id, &m.wire, &m.clocks],
+        Write::Event(e) => &[&e.game_id, &e.kind, &e.data],
+        Write::UpdateSeats { game_id, seats } => &[game_id, seats],
+        Write::UpdateClocks { game_id, clocks } => &[game_id, clocks],
+        Write::Finish {
+            game_id,
+            status,
+            result,
+            ..
+        } => &[game_id, status, result.as_deref().unwrap_or("")],
+        Write::Rating { rating, game_id, .. } => &[&rating.player_id, &rating.pool, game_id],
+    };
+    has_nul(texts)
+}
+
+/// Whether any of the texts holds a NUL character.
+pub(crate) fn has_nul(texts: &[&str]) -> bool {
+    texts.iter().any(|text| text.contains('\0'))
+}
+
+/// Refuses texts with a NUL character (see [`write_has_nul`]).
+fn refuse_nul(texts: &[&str]) -> Result<(), StoreError> {
+    if has_nul(texts) {
+        Err(StoreError::Invalid("text contains a NUL character".to_owned()))
+    } else {
+        Ok(())
+    }
+}
+
+/// Rows per multi-row `INSERT INTO moves`, largest first: few sizes keep few prepared statements per connection.
+const MOVE_CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// `INSERT INTO moves ... VALUES (...), (...)` with `rows` rows, built once per size.
+fn insert_moves_sql(chunk: usize) -> &'static str {
+    static SQL: [OnceLock<String>; MOVE_CHUNKS.len()] = [const { OnceLock::new() }; MOVE_CHUNKS.len()];
+    SQL[chunk].get_or_init(|| {
+        let rows = MOVE_CHUNKS[chunk];
+        let mut sql = String::from("INSERT INTO moves (game_id, ply, seat, wire, clocks, at_ms) VALUES ");
+        for row in 0..rows {
+            let p = row * 6;
+            let separator = if row == 0 { "" } else { ", " };
+            sql.push_str(&format!(
+                "{separator}(${}, ${}, ${}, ${}, ${}, ${})",
+                p + 1,
+                p + 2,
+                p + 3,
+                p + 4,
+                p + 5,
+                p + 6
+            ));
+        }
+        sql
+    })
+}
+
+/// Inserts a run of [`Write::Move`]s (other writes are skipped) in as few statements as [`MOVE_CHUNKS`] allows.
+async fn insert_moves(conn: &mut AnyConnection, writes: &[Write]) -> Result<(), StoreError> {
+    let moves: Vec<&MoveRecord> = writes
+        .iter()
+        .filter_map(|write| match write {
+            Write::Move(record) => Some(record),
+            _ => None,
+        })
+        .collect();
+    if moves.iter().any(|m| has_nul(&[&m.game_id, &m.wire, &m.clocks])) {
+        return Err(StoreError::Invalid("text contains a NUL character".to_owned()));
+    }
+    let mut rest = &moves[..];
+    while !rest.is_empty() {
+        let chunk = MOVE_CHUNKS
+            .iter()
+            .position(|&rows| rows <= rest.len())
+            .unwrap_or(MOVE_CHUNKS.len() - 1);
+        let (these, others) = rest.split_at(MOVE_CHUNKS[chunk].min(rest.len()));
+        let mut query = sqlx::query(insert_moves_sql(chunk));
+        for record in these {
+            query = query
+                .bind(&record.game_id)
+                .bind(record.ply)
+                .bind(record.seat)
+                .bind(&record.wire)
+                .bind(&record.clocks)
+                .bind(record.at_ms);
+        }
+        query
+            .execute(&mut *conn)
+            .await
+            .map_err(about(|| describe_moves(these)))?;
+        rest = others;
+    }
+    Ok(())
+}
+
+/// Names the moves of a failed multi-row insert.
+fn describe_moves(moves: &[&MoveRecord]) -> String {
+    let named: Vec<String> = moves
+        .iter()
+        .take(4)
+        .map(|m| format!("move {} of game {}", m.ply, m.game_id))
+        .collect();
+    let more = if moves.len() > named.len() {
+        format!(" and {} more", moves.len() - named.len())
+    } else {
+        String::new()
+    };
+    format!("one of {}{more}", named.join(", "))
+}
+
+/// Writes `game_players` rows for a game that is already inserted (its `created_ms` is copied for the index).
+async fn index_players(
+    conn: &mut AnyConnection,
+    game_id: &str,
+    players: &[(i32, String)],
+) -> Result<(), StoreError> {
+    let mut seen: Vec<&str> = Vec::with_capacity(players.len());
+    for (seat, player_id) in players {
+        // A player in several seats (a game against oneself) is indexed once, at the first.
+        if seen.contains(&player_id.as_str()) {
+            continue;
+        }
+        seen.push(player_id);
+        sqlx::query(
+            "INSERT INTO game_players (game_id, seat, player_id, created_ms) \
+             SELECT id, $2, $3, created_ms FROM games WHERE id = $1",
+        )
+        .bind(game_id)
+        .bind(*seat)
+        .bind(player_id)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// The players named in a seats JSON array (see [`GameRecord::seats`]), with their seat numbers.
+pub(crate) fn seated_players(seats: &str) -> Result<Vec<(i32, String)>, StoreError> {
+    let value: serde_json::Value =
+        serde_json::from_str(seats).map_err(|error| StoreError::Invalid(format!("seats JSON: {error}")))?;
+    let serde_json::Value::Array(seats) = value else {
+        return Err(StoreError::Invalid("seats JSON is not an array".to_owned()));
+    };
+    let mut players = Vec::new();
+    for (seat, entry) in seats.iter().enumerate() {
+        let player = match entry {
+            serde_json::Value::String(id) => Some(id),
+            serde_json::Value::Object(fields) => match (fields.get("player"), fields.get("player_id")) {
+                (Some(serde_json::Value::String(id)), _) | (_, Some(serde_json::Value::String(id))) => {
+                    Some(id)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(id) = player {
+            let seat = i32::try_from(seat).map_err(|_| StoreError::Invalid("too many seats".to_owned()))?;
+            players.push((seat, id.clone()));
+        }
+    }
+    Ok(players)
+}
+
+/// `NotFound` when an update touched no row.
+fn expect_row(rows: u64, what: impl FnOnce() -> String) -> Result<(), StoreError> {
+    if rows == 0 {
+        Err(StoreError::NotFound(what()))
+    } else {
+        Ok(())
+    }
+}
+
+/// Converts an insert's error, naming the row in a conflict or a missing parent.
+fn about(what: impl FnOnce() -> String) -> impl FnOnce(sqlx::Error) -> StoreError {
+    move |error| match StoreError::from(error) {
+        StoreError::Conflict(message) => StoreError::Conflict(format!("{} ({message})", what())),
+        StoreError::NotFound(message) => StoreError::NotFound(format!("{} ({message})", what())),
+        other => other,
+    }
+}
+
+fn player_from_row(row: &AnyRow) -> Result<Player, sqlx::Error> {
+    Ok(Player {
+        id: row.try_get("id")?,
+        nickname: row.try_get("nickname")?,
+        created_ms: row.try_get("created_ms")?,
+        last_seen_ms: row.try_get("last_seen_ms")?,
+    })
+}
+
+fn table_from_row(row: &AnyRow) -> Result<TableRecord, sqlx::Error> {
+    Ok(TableRecord {
+        id: row.try_get("id")?,
+        code: row.try_get("code")?,
+        kind: row.try_get("kind")?,
+        settings: row.try_get("settings")?,
+        status: row.try_get("status")?,
+        owner: row.try_get("owner")?,
+        created_ms: row.try_get("created_ms")?,
+        updated_ms: row.try_get("updated_ms")?,
+    })
+}
+
+fn game_from_row(row: &AnyRow) -> Result<GameRecord, sqlx::Error> {
+    Ok(GameRecord {
+        id: row.try_get("id")?,
+        table_id: row.try_get("table_id")?,
+        kind: row.try_get("kind")?,
+        setup: row.try_get("setup")?,
+        seats: row.try_get("seats")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        status: row.try_get("status")?,
+        result: row.try_get("result")?,
+        clocks: row.try_get("clocks")?,
+        created_ms: row.try_get("created_ms")?,
+        ended_ms: row.try_get("ended_ms")?,
+    })
+}
+
+fn move_from_row(row: &AnyRow) -> Result<MoveRecord, sqlx::Error> {
+    Ok(MoveRecord {
+        game_id: row.try_get("game_id")?,
+        ply: row.try_get("ply")?,
+        seat: row.try_get("seat")?,
+        wire: row.try_get("wire")?,
+        clocks: row.try_get("clocks")?,
+        at_ms: row.try_get("at_ms")?,
+    })
+}
+
+fn event_from_row(row: &AnyRow) -> Result<EventRecord, sqlx::Error> {
+    Ok(EventRecord {
+        game_id: row.try_get("game_id")?,
+        seq: row.try_get("seq")?,
+        kind: row.try_get("kind")?,
+        data: row.try_get("data")?,
+        at_ms: row.try_get("at_ms")?,
+    })
+}
+
+fn rating_from_row(row: &AnyRow) -> Result<Rating, sqlx::Error> {
+    Ok(Rating {
+        player_id: row.try_get("player_id")?,
+        pool: row.try_get("pool")?,
+        rating: row.try_get("rating")?,
+        deviation: row.try_get("deviation")?,
+        volatility: row.try_get("volatility")?,
+        games: row.try_get("games")?,
+        updated_ms: row.try_get("updated_ms")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn seats_name_players_by_string_or_player_field() {
+        let players =
+            seated_players(r#"["a", null, {"cpu": 3}, {"player": "b"}, {"player_id": "c"}]"#).unwrap();
+        assert_eq!(
+            players,
+            vec![(0, "a".to_owned()), (3, "b".to_owned()), (4, "c".to_owned())]
+        );
+    }
+
+    #[tokio::test]
+    async fn sqlite_durability_sets_synchronous_and_wal() {
+        for (durability, expected) in [
+            (SqliteDurability::ProcessCrash, 1),
+            (SqliteDurability::PowerLoss, 2),
+        ] {
+            let path =
+                std::env::temp_dir().join(format!("parlor-store-sync-{}-{expected}.db", std::process::id()));
+            let db = Db::open_sqlite(&format!("sqlite://{}?mode=rwc", path.display()), durability)
+                .await
+                .unwrap();
+            let row = sqlx::query("PRAGMA synchronous")
+                .fetch_one(&db.write)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), expected);
+            let row = sqlx::query("PRAGMA journal_mode")
+                .fetch_one(&db.read)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<String, _>(0).unwrap(), "wal");
+            let row = sqlx::query("PRAGMA foreign_keys")
+                .fetch_one(&db.write)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 1);
+            db.close().await;
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+            }
+        }
+    }
+
+    #[test]
+    fn seats_must_be_a_json_array() {
+        assert!(matches!(seated_players("{}"), Err(StoreError::Invalid(_))));
+        assert!(matches!(seated_players("not json"), Err(StoreError::Invalid(_))));
+    }
+}

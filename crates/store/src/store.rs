@@ -1,0 +1,361 @@
+//! The `Store` trait: everything the server keeps, one method per question or change.
+
+use std::future::Future;
+
+use crate::error::StoreError;
+use crate::record::{
+    ChatRecord, GameRecord, Player, Rating, RatingChange, Relation, StoredGame, TableRecord,
+};
+use crate::sql::Backend;
+use crate::write::Write;
+
+/// Durable storage for Parlor. [`crate::SqliteStore`], [`crate::PostgresStore`] and [`crate::AnyStore`] implement it
+/// with the same behaviour (checked by one conformance suite). Every future is `Send`, so a table task may await it.
+///
+/// # Errors
+/// Every method fails with [`StoreError::Database`] when the database does; the others are named per method.
+pub trait Store: Send + Sync + 'static {
+    /// Which database this store runs on.
+    fn backend(&self) -> Backend;
+
+    /// Closes the connections (SQLite checkpoints its WAL). Later calls fail.
+    fn close(&self) -> impl Future<Output = ()> + Send;
+
+    // ---- settings
+
+    /// The secret called `name`; if there is none yet, stores `generate()` and returns it. Atomic: concurrent
+    /// callers (also on other nodes) all get the value that was stored first.
+    fn secret(
+        &self,
+        name: &str,
+        generate: impl FnOnce() -> String + Send,
+    ) -> impl Future<Output = Result<String, StoreError>> + Send;
+
+    /// The value last set with [`Write::SetSetting`] (or made by [`Store::secret`]).
+    fn setting(&self, name: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+
+    // ---- players
+
+    /// Inserts the player, or updates the nickname and `last_seen_ms` of an existing one (`created_ms` is kept).
+    fn upsert_player(&self, player: &Player) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The player with this id.
+    fn player(&self, id: &str) -> impl Future<Output = Result<Option<Player>, StoreError>> + Send;
+
+    /// Renames a player.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] if there is no such player.
+    fn set_nickname(&self, id: &str, nickname: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Records that the player was seen at `now_ms`.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] if there is no such player.
+    fn touch_player(&self, id: &str, now_ms: i64) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    // ---- tables
+
+    /// Stores a new table (same as committing [`Write::CreateTable`]).
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the id or the code is taken.
+    fn create_table(&self, table: &TableRecord) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Changes a table's status.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] if there is no such table.
+    fn update_table_status(
+        &self,
+        id: &str,
+        status: &str,
+        now_ms: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Replaces a table's settings JSON.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] if there is no such table.
+    fn update_table_settings(
+        &self,
+        id: &str,
+        settings: &str,
+        now_ms: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The table with this id.
+    fn table(&self, id: &str) -> impl Future<Output = Result<Option<TableRecord>, StoreError>> + Send;
+
+    /// The private table with this code.
+    fn table_by_code(
+        &self,
+        code: &str,
+    ) -> impl Future<Output = Result<Option<TableRecord>, StoreError>> + Send;
+
+    /// Every table that is not closed, oldest first.
+    fn open_tables(&self) -> impl Future<Output = Result<Vec<TableRecord>, StoreError>> + Send;
+
+    // ---- games
+
+    /// Applies the writes in one transaction, in order: all are kept or none. Returns once the transaction is
+    /// durable (see [`crate::SqliteDurability`]), so the server may then acknowledge the moves.
+    ///
+    /// # Errors
+    /// As named on each [`Write`]: [`StoreError::Conflict`] (a move's ply stored twice, ...),
+    /// [`StoreError::NotFound`], [`StoreError::Invalid`]. Then nothing of the batch is kept.
+    fn commit(&self, batch: &[Write]) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Every live game with its moves and events (one consistent snapshot), oldest first: what a restart resumes.
+    fn live_games(&self) -> impl Future<Output = Result<Vec<StoredGame>, StoreError>> + Send;
+
+    /// One game with its moves and events.
+    fn game(&self, id: &str) -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
+
+    /// The games a player sat in, newest first, at most `limit`, only those started before `before_ms` if given
+    /// (pass the last `created_ms` of a page to get the next page).
+    fn games_of_player(
+        &self,
+        player_id: &str,
+        limit: u32,
+        before_ms: Option<i64>,
+    ) -> impl Future<Output = Result<Vec<GameRecord>, StoreError>> + Send;
+
+    // ---- chat
+
+    /// Stores a chat line and returns it with its id (increasing in the order lines are added).
+    fn add_chat(
+        &self,
+        table_id: &str,
+        player_id: &str,
+        text: &str,
+        at_ms: i64,
+    ) -> impl Future<Output = Result<ChatRecord, StoreError>> + Send;
+
+    /// The newest `limit` lines of a table's chat, oldest first.
+    fn chat(
+        &self,
+        table_id: &str,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<ChatRecord>, StoreError>> + Send;
+
+    // ---- social
+
+    /// Sets (`on`) or clears how `owner` regards `other`. Idempotent.
+    fn set_relation(
+        &self,
+        owner: &str,
+        other: &str,
+        relation: Relation,
+        on: bool,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Everyone `owner` has a relation with, sorted by id.
+    ///
+    /// # Errors
+    /// [`StoreError::Corrupt`] if a stored relation name is unknown.
+    fn relations(
+        &self,
+        owner: &str,
+    ) -> impl Future<Output = Result<Vec<(String, Relation)>, StoreError>> + Send;
+
+    // ---- ratings
+
+    /// A player's rating in one pool.
+    fn rating(
+        &self,
+        player_id: &str,
+        pool: &str,
+    ) -> impl Future<Output = Result<Option<Rating>, StoreError>> + Send;
+
+    /// A player's ratings in every pool they played, sorted by pool.
+    fn ratings(&self, player_id: &str) -> impl Future<Output = Result<Vec<Rating>, StoreError>> + Send;
+
+    /// The rating changes a game caused (written with [`Write::Rating`]), sorted by player and pool.
+    fn rating_changes(
+        &self,
+        game_id: &str,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send;
+}
+
+/// Implements [`Store`] for a type with a `fn db(&self) -> &Db` by delegating every method.
+macro_rules! delegate_store {
+    ($ty:ty) => {
+        impl $crate::store::Store for $ty {
+            fn backend(&self) -> $crate::sql::Backend {
+                self.db().backend()
+            }
+            fn close(&self) -> impl ::std::future::Future<Output = ()> + Send {
+                self.db().close()
+            }
+            fn secret(
+                &self,
+                name: &str,
+                generate: impl FnOnce() -> String + Send,
+            ) -> impl ::std::future::Future<Output = Result<String, $crate::StoreError>> + Send {
+                self.db().secret(name, generate)
+            }
+            fn setting(
+                &self,
+                name: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<String>, $crate::StoreError>> + Send {
+                self.db().setting(name)
+            }
+            fn upsert_player(
+                &self,
+                player: &$crate::Player,
+            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
+                self.db().upsert_player(player)
+            }
+            fn player(
+                &self,
+                id: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<$crate::Player>, $crate::StoreError>> + Send {
+                self.db().player(id)
+            }
+            fn set_nickname(
+                &self,
+                id: &str,
+                nickname: &str,
+            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
+                self.db().set_nickname(id, nickname)
+            }
+            fn touch_player(
+                &self,
+                id: &str,
+                now_ms: i64,
+            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
+                self.db().touch_player(id, now_ms)
+            }
+            async fn create_table(&self, table: &$crate::TableRecord) -> Result<(), $crate::StoreError> {
+                self.db().commit(&[$crate::Write::CreateTable(table.clone())]).await
+            }
+            async fn update_table_status(
+                &self,
+                id: &str,
+                status: &str,
+                now_ms: i64,
+            ) -> Result<(), $crate::StoreError> {
+                let write = $crate::Write::UpdateTable {
+                    id: id.to_owned(),
+                    status: Some(status.to_owned()),
+                    settings: None,
+                    updated_ms: now_ms,
+                };
+                self.db().commit(&[write]).await
+            }
+            async fn update_table_settings(
+                &self,
+                id: &str,
+                settings: &str,
+                now_ms: i64,
+            ) -> Result<(), $crate::StoreError> {
+                let write = $crate::Write::UpdateTable {
+                    id: id.to_owned(),
+                    status: None,
+                    settings: Some(settings.to_owned()),
+                    updated_ms: now_ms,
+                };
+                self.db().commit(&[write]).await
+            }
+            fn table(
+                &self,
+                id: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<$crate::TableRecord>, $crate::StoreError>> + Send
+            {
+                self.db().table(id)
+            }
+            fn table_by_code(
+                &self,
+                code: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<$crate::TableRecord>, $crate::StoreError>> + Send
+            {
+                self.db().table_by_code(code)
+            }
+            fn open_tables(
+                &self,
+            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::TableRecord>, $crate::StoreError>> + Send {
+                self.db().open_tables()
+            }
+            fn commit(
+                &self,
+                batch: &[$crate::Write],
+            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
+                self.db().commit(batch)
+            }
+            fn live_games(
+                &self,
+            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::StoredGame>, $crate::StoreError>> + Send {
+                self.db().live_games()
+            }
+            fn game(
+                &self,
+                id: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<$crate::StoredGame>, $crate::StoreError>> + Send
+            {
+                self.db().game(id)
+            }
+            fn games_of_player(
+                &self,
+                player_id: &str,
+                limit: u32,
+                before_ms: Option<i64>,
+            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::GameRecord>, $crate::StoreError>> + Send {
+                self.db().games_of_player(player_id, limit, before_ms)
+            }
+            fn add_chat(
+                &self,
+                table_id: &str,
+                player_id: &str,
+                text: &str,
+                at_ms: i64,
+            ) -> impl ::std::future::Future<Output = Result<$crate::ChatRecord, $crate::StoreError>> + Send {
+                self.db().add_chat(table_id, player_id, text, at_ms)
+            }
+            fn chat(
+                &self,
+                table_id: &str,
+                limit: u32,
+            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::ChatRecord>, $crate::StoreError>> + Send {
+                self.db().chat(table_id, limit)
+            }
+            fn set_relation(
+                &self,
+                owner: &str,
+                other: &str,
+                relation: $crate::Relation,
+                on: bool,
+            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
+                self.db().set_relation(owner, other, relation, on)
+            }
+            fn relations(
+                &self,
+                owner: &str,
+            ) -> impl ::std::future::Future<Output = Result<Vec<(String, $crate::Relation)>, $crate::StoreError>> + Send
+            {
+                self.db().relations(owner)
+            }
+            fn rating(
+                &self,
+                player_id: &str,
+                pool: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<$crate::Rating>, $crate::StoreError>> + Send {
+                self.db().rating(player_id, pool)
+            }
+            fn ratings(
+                &self,
+                player_id: &str,
+            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::Rating>, $crate::StoreError>> + Send {
+                self.db().ratings(player_id)
+            }
+            fn rating_changes(
+                &self,
+                game_id: &str,
+            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::RatingChange>, $crate::StoreError>> + Send {
+                self.db().rating_changes(game_id)
+            }
+        }
+    };
+}
+
+pub(crate) use delegate_store;

@@ -1,0 +1,53 @@
+// Small DOM helpers. Text is always inserted as text nodes: names and chat from players can never become HTML.
+
+/** Make an element: h('button', {class: 'x', onclick: f, 'data-action': 'resign'}, 'text', child ...). */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+/** Append children: strings become text nodes, arrays are flattened, null skipped. */
+export function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+  }
+  return el;
+}
+
+/** Remove every child. */
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+/** Replace the children. */
+export function replace(el, ...children) {
+  clear(el);
+  return append(el, children);
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element with attributes. */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const c of children.flat()) if (c) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+  return el;
+}
+
+/** An icon from the piece sprite (inlined into the page at start). */
+export function pieceIcon(id, colour, size = 36) {
+  return s('svg', { width: size, height: size, viewBox: '0 0 100 100', 'aria-hidden': 'true', style: colour ? `color:${colour}` : null },
+    s('use', { href: '#' + id }));
+}

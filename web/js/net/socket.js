@@ -1,0 +1,141 @@
+// The websocket to the server: hello/welcome, ping every 20 s, reconnect with backoff (0.5, 1, 2, 4 s, then every
+// 5 s; "could not reconnect" after 2 minutes), moves kept until acknowledged and sent again after a reconnect
+// (docs/protocol.md "Timings"). The retry schedule is pure and tested; the rest needs a browser.
+
+export const PROTOCOL = 1;
+export const PING_MS = 20000;
+export const GIVE_UP_MS = 120000;
+const DELAYS = [500, 1000, 2000, 4000];
+
+/** Milliseconds to wait before reconnect attempt number `attempt` (0-based). */
+export function retryDelay(attempt) {
+  return attempt < DELAYS.length ? DELAYS[attempt] : 5000;
+}
+
+/** Whether to stop retrying after `elapsedMs` of failed attempts. */
+export function shouldGiveUp(elapsedMs) {
+  return elapsedMs >= GIVE_UP_MS;
+}
+
+/** Codes after which the server closes the socket and retrying cannot help. */
+export const FATAL = new Set(['cookies_required', 'client_outdated']);
+
+/**
+ * A connection. `url` of the websocket; `onMessage(msg)` for every server message; `onStatus(status, info)` with
+ * status 'connecting' | 'open' | 'trouble' (info.retryInMs) | 'lost' | 'fatal' (info.code); `onWelcome(msg,
+ * reconnected)` after each welcome (the app re-opens its tables there, then unacknowledged moves are resent).
+ */
+export class Connection {
+  constructor(url, { onMessage, onStatus, onWelcome }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.onWelcome = onWelcome;
+    this.ws = null;
+    this.ready = false;
+    this.attempt = 0;
+    this.troubleSince = null;
+    this.timer = null;
+    this.pinger = null;
+    this.fatal = false;
+    this.welcomed = false;
+    this.unacked = new Map(); // ack -> move message
+    this.nextAck = Date.now() % 1000000000;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    if (this.fatal) return;
+    this.onStatus(this.troubleSince ? 'trouble' : 'connecting', { retryInMs: 0 });
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) { this.scheduleRetry(); return; }
+    let ws;
+    try { ws = new WebSocket(this.url); } catch { this.scheduleRetry(); return; }
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', protocol: PROTOCOL }));
+    ws.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.t === 'welcome') {
+        const reconnected = this.welcomed;
+        this.welcomed = true;
+        this.ready = true;
+        this.attempt = 0;
+        this.troubleSince = null;
+        this.onStatus('open', {});
+        clearInterval(this.pinger);
+        this.pinger = setInterval(() => this.send({ t: 'ping' }), PING_MS);
+        this.onWelcome(msg, reconnected);
+        for (const m of this.unacked.values()) this.raw(m);
+      }
+      if (msg.t === 'ack') this.unacked.delete(msg.ack);
+      if (msg.t === 'error') {
+        if (msg.ack !== undefined && msg.ack !== null) this.unacked.delete(msg.ack);
+        if (FATAL.has(msg.code)) { this.fatal = true; this.onStatus('fatal', { code: msg.code }); }
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ready = false;
+      clearInterval(this.pinger);
+      if (this.fatal) return;
+      this.scheduleRetry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  scheduleRetry() {
+    const now = Date.now();
+    if (!this.troubleSince) this.troubleSince = now;
+    if (shouldGiveUp(now - this.troubleSince)) { this.onStatus('lost', {}); return; }
+    const delay = retryDelay(this.attempt++);
+    this.onStatus('trouble', { retryInMs: delay });
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** The device went offline: drop the socket at once (browsers may keep a dead one open for minutes) and wait
+   * for the `online` event or the retry schedule. */
+  dropForOffline() {
+    if (!this.ws || this.fatal) return;
+    const old = this.ws;
+    this.ws = null;
+    this.ready = false;
+    clearInterval(this.pinger);
+    try { old.close(); } catch { /* already closed */ }
+    this.scheduleRetry();
+  }
+
+  /** Try again at once (the "try again" button, or the browser coming back online). */
+  retryNow() {
+    if (this.ready || this.fatal) return;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    this.attempt = 0;
+    this.troubleSince = Date.now();
+    if (this.ws) { const old = this.ws; this.ws = null; try { old.close(); } catch { /* already closed */ } }
+    this.connect();
+  }
+
+  /** Send a message now if connected; dropped otherwise (state is re-requested after a reconnect). */
+  send(msg) {
+    if (this.ready) this.raw(msg);
+    return this.ready;
+  }
+
+  raw(msg) {
+    try { this.ws.send(JSON.stringify(msg)); } catch { /* closed: onclose handles it */ }
+  }
+
+  /** Play a move: kept until the server acknowledges or refuses it, and sent again after a reconnect. */
+  move(table, ply, wire) {
+    const ack = ++this.nextAck;
+    const msg = { t: 'move', table, ack, ply, wire };
+    this.unacked.set(ack, msg);
+    this.send(msg);
+    return ack;
+  }
+
+  /** Forget the unacknowledged moves of a table (a full state showed the game moved on). */
+  forgetMoves(table, ply) {
+    for (const [ack, m] of this.unacked) if (m.table === table && m.ply < ply) this.unacked.delete(ack);
+  }
+}

@@ -1,0 +1,159 @@
+// A player's finished games (`history` messages) and the replay of one game (GET /api/game/{id}).
+
+import { h, replace, clear } from '../dom.js';
+import { t, num, language } from '../i18n/index.js';
+import { Board } from '../board/render.js';
+import { replayPositions } from '../board/replay.js';
+import { wireSquares } from '../table-model.js';
+import { familyOf } from '../board/geometry.js';
+import { seatLabel } from './table.js';
+
+const LOCALES = { en: 'en-GB', bn: 'bn-IN', mr: 'mr-IN' };
+
+export function mount(app, main, params) {
+  return params.game ? mountReplay(app, main, params.game) : mountHistory(app, main, params.player || null);
+}
+
+function mountHistory(app, main, player) {
+  let games = [];
+  let whose = player;
+  const list = h('ul', { class: 'history', id: 'history' });
+  const more = h('button', { type: 'button', hidden: true, 'data-action': 'more', onclick: () => ask(games.length ? games[games.length - 1].ended_ms : null) }, t('history.more'));
+  const title = h('h1', {}, t('history.title'));
+  main.appendChild(h('section', { class: 'card' }, title, list, more));
+
+  function ask(before) {
+    const msg = { t: 'history' };
+    if (player) msg.player = player;
+    if (before) msg.before = before;
+    app.send(msg);
+  }
+
+  function mine(g) {
+    const o = g.outcome;
+    if (!o) return '';
+    if (o.result === 'drawn') return t('history.drawn');
+    if (g.seat !== undefined && o.places && o.places.length > 2) return t('history.place', { n: num(o.places[g.seat]) });
+    return t(o.winner === g.seat ? 'history.won' : 'history.lost');
+  }
+
+  function render() {
+    const other = whose && app.me && whose !== app.me.id;
+    const name = games.length && games[0].players ? games[0].players[games[0].seat] : whose;
+    title.textContent = other ? t('history.of', { name }) : t('history.title');
+    more.textContent = t('history.more');
+    clear(list);
+    if (!games.length) list.appendChild(h('li', { class: 'muted' }, t('history.none')));
+    const fmt = new Intl.DateTimeFormat(LOCALES[language()], { dateStyle: 'medium', timeStyle: 'short' });
+    for (const g of games) {
+      list.appendChild(h('li', { 'data-game': g.id },
+        h('span', { class: 'muted small' }, fmt.format(new Date(g.ended_ms))), ' ',
+        h('strong', {}, t('game.' + g.game)), ' · ',
+        h('span', {}, (g.players || []).join(' – ')), ' · ',
+        h('span', {}, mine(g), g.outcome && g.outcome.reason ? ` (${t('reason.' + g.outcome.reason)})` : ''),
+        g.rating ? h('span', { class: 'muted' }, ' · ', t('table.rating', { before: num(Math.round(g.rating.before)), after: num(Math.round(g.rating.after)) })) : null, ' ',
+        h('a', { class: 'button', href: '/game/' + encodeURIComponent(g.id), 'data-action': 'replay' }, t('history.replay'))));
+    }
+  }
+
+  render();
+  if (app.status === 'open') ask(null);
+  return {
+    onWelcome(reconnected) { if (!reconnected) ask(null); },
+    relabel: render,
+    onMessage(msg) {
+      if (msg.t !== 'history') return;
+      whose = msg.player;
+      const seen = new Set(games.map((g) => g.id));
+      games = [...games, ...(msg.games || []).filter((g) => !seen.has(g.id))];
+      more.hidden = !(msg.games || []).length;
+      render();
+    },
+  };
+}
+
+function mountReplay(app, main, id) {
+  let data = null;
+  let positions = [];
+  let ply = 0;
+  let board = null;
+  const page = h('div', { class: 'replay-page' });
+  main.appendChild(page);
+
+  function controls() {
+    const btn = (action, label, f) => h('button', { type: 'button', 'data-action': action, 'aria-label': label, title: label, onclick: f }, label);
+    return h('div', { class: 'row wrap replay-controls' },
+      btn('first', t('replay.first'), () => go(0)),
+      btn('prev', t('replay.prev'), () => go(ply - 1)),
+      btn('next', t('replay.next'), () => go(ply + 1)),
+      btn('last', t('replay.last'), () => go(positions.length - 1)));
+  }
+
+  function go(n) {
+    if (!data) return;
+    ply = Math.max(0, Math.min(positions.length - 1, n));
+    const g = data.game;
+    // The board shows the positions' pieces directly: replay positions are maps, not text.
+    board.pieces = positions[ply];
+    board.drawPieces(null);
+    const counter = page.querySelector('#ply');
+    if (counter) counter.textContent = t('replay.ply', { n: num(ply), m: num(positions.length - 1) });
+    for (const el of page.querySelectorAll('.move')) el.classList.toggle('current', Number(el.getAttribute('data-ply')) === ply);
+    const first = data.moves.length ? data.moves[0].seat : 0;
+    const seats = familyOf(g) === 'chess4' ? 4 : 2;
+    const colour = (seat) => (((seat - first) % seats) + seats) % seats;
+    board.last = ply ? wireSquares(g, data.moves[ply - 1].wire) : null;
+    board.drawMarks();
+    app.say(ply ? `${seatLabel(g, colour(data.moves[ply - 1].seat))}: ${data.moves[ply - 1].display}` : t('replay.first'));
+  }
+
+  function render() {
+    if (!data) return;
+    const game = data.game;
+    const fam = familyOf(game);
+    const exportKey = { chess: 'table.download_pgn', draughts: 'table.download_pdn', chess4: 'table.download_pgn4' }[fam];
+    const boardHost = h('div', { class: 'board-host' });
+    const movesBox = h('ol', { class: 'moves', id: 'moves' });
+    const per = fam === 'chess4' ? 4 : 2;
+    data.moves.forEach((m, k) => {
+      if (k % per === 0) movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(k / per + 1) + '.')));
+      movesBox.lastChild.appendChild(h('button', { type: 'button', class: 'move link', 'data-ply': k + 1, onclick: () => go(k + 1) }, m.display));
+    });
+    replace(page,
+      h('div', { class: 'table-main' }, boardHost, controls(), h('p', { id: 'ply', class: 'muted' })),
+      h('aside', { class: 'table-side' },
+        h('section', { class: 'card' }, h('h1', {}, t('replay.title'), ': ', t('game.' + game)),
+          h('p', {}, (data.players || []).map((p) => (p && p.name) || String(p)).join(' – ')),
+          data.outcome ? h('p', { class: 'result' }, data.outcome.score || '', ' ', t('reason.' + data.outcome.reason)) : null,
+          h('a', { class: 'button', href: `/api/game/${encodeURIComponent(id)}/export`, download: '' }, t(exportKey))),
+        h('section', { class: 'card' }, h('h2', {}, t('table.moves')), movesBox)));
+    board = new Board(boardHost, { game });
+    board.set({ position: data.start, interactive: false });
+    go(ply);
+  }
+
+  const onKey = (e) => {
+    if (e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) return;
+    if (e.key === 'ArrowLeft') go(ply - 1);
+    if (e.key === 'ArrowRight') go(ply + 1);
+    if (e.key === 'Home') go(0);
+    if (e.key === 'End') go(positions.length - 1);
+  };
+  document.addEventListener('keydown', onKey);
+
+  replace(page, h('p', { class: 'muted' }, t('common.loading')));
+  fetch('/api/game/' + encodeURIComponent(id), { headers: { accept: 'application/json' } })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((d) => {
+      data = { ...d, moves: d.moves || [] };
+      positions = replayPositions(data.game, data.start, data.moves);
+      ply = positions.length - 1;
+      render();
+    })
+    .catch(() => replace(page, h('section', { class: 'card notice', id: 'not-found' }, h('p', {}, t('replay.not_found')))));
+
+  return {
+    relabel: render,
+    unmount() { document.removeEventListener('keydown', onKey); },
+  };
+}

@@ -1,0 +1,66 @@
+// The bundle: JS+CSS under 200 KB uncompressed, assets referenced the way the server serves them, imports relative,
+// no URL outside our own server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+
+const WEB = new URL('../', import.meta.url).pathname;
+
+function files(dir, out = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = dir + e.name;
+    if (e.isDirectory()) { if (e.name !== 'test') files(p + '/', out); } else out.push(p);
+  }
+  return out;
+}
+
+test('total JS and CSS stays under 200 KB uncompressed', () => {
+  const all = files(WEB).filter((p) => p.endsWith('.js') || p.endsWith('.css'));
+  const total = all.reduce((n, p) => n + statSync(p).size, 0);
+  console.log(`JS+CSS: ${(total / 1024).toFixed(1)} KB in ${all.length} files`);
+  assert.ok(total < 200 * 1024, `${total} bytes`);
+});
+
+test('index.html loads hashed assets; JS and CSS use relative URLs only; nothing from elsewhere', () => {
+  const html = readFileSync(WEB + 'index.html', 'utf8');
+  assert.match(html, /href="\/a\/__ASSETS__\/css\/app\.css"/);
+  assert.match(html, /src="\/a\/__ASSETS__\/js\/app\.js"/);
+  assert.doesNotMatch(html, /https?:\/\//);
+  for (const p of files(WEB).filter((f) => f.endsWith('.js') || f.endsWith('.css'))) {
+    const src = readFileSync(p, 'utf8');
+    for (const m of src.matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]/gm)) assert.ok(m[1].startsWith('./') || m[1].startsWith('../'), `${p}: ${m[1]}`);
+    assert.doesNotMatch(src, /https?:\/\/(?!www\.w3\.org)/, p);
+    assert.doesNotMatch(src, /\.innerHTML\s*=/, `${p} must not set innerHTML`);
+  }
+});
+
+test('the sprite has every piece symbol and only plain SVG shapes', () => {
+  const svg = readFileSync(WEB + 'img/pieces.svg', 'utf8');
+  const ids = [...svg.matchAll(/<symbol id="([^"]+)"/g)].map((m) => m[1]);
+  const want = [];
+  for (const c of ['w', 'b']) for (const r of 'KQRBNP') want.push(c + r);
+  for (const r of 'KQRBNP') want.push('army-' + r);
+  want.push('man-white', 'man-black', 'king-white', 'king-black', 'mark-red', 'mark-blue', 'mark-yellow', 'mark-green');
+  assert.deepEqual(ids.sort(), want.sort());
+  const tags = new Set([...svg.matchAll(/<([a-zA-Z]+)[\s>]/g)].map((m) => m[1]));
+  for (const tag of tags) assert.ok(['svg', 'symbol', 'path', 'circle', 'rect', 'polygon'].includes(tag), `tag ${tag}`);
+  assert.doesNotMatch(svg, /<style|filter|<text|class=/);
+});
+
+test('every module parses (pages and the app too, which need a browser to run)', () => {
+  for (const p of files(WEB).filter((f) => f.endsWith('.js'))) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: readFileSync(p) });
+    assert.equal(r.status, 0, `${p}: ${r.stderr}`);
+  }
+});
+
+test('docs/web.md gives the hash of the inline fallback script (for a Content-Security-Policy)', () => {
+  const html = readFileSync(WEB + 'index.html', 'utf8');
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  assert.equal(scripts.length, 1, 'one inline script');
+  assert.doesNotMatch(html, /\son[a-z]+="/, 'no inline event handlers');
+  const hash = 'sha256-' + createHash('sha256').update(scripts[0]).digest('base64');
+  assert.ok(readFileSync(WEB + '../docs/web.md', 'utf8').includes(hash), hash);
+});

@@ -1,0 +1,76 @@
+// Applying table events in order, gaps and duplicates.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fromState, applyEvent, isMyTurn, plyOf, wireSquares } from '../js/table-model.js';
+
+const state = () => ({
+  id: 't1', code: null, spec: { game: 'chess', rules: { show_legal: true }, seats: [] }, version: 5,
+  seats: [{ player: { id: 'a', name: 'Ana' }, cpu: null, away: false }, { player: { id: 'b', name: 'Bo' }, cpu: null, away: false }],
+  game: { id: 'g1', start: 'S', position: 'P0', moves: [], turn: 0, legal: [{ wire: 'e2e4', from: [4, 1], to: [4, 3] }],
+    clocks: { remaining_ms: [1000, 1000], running: 0, move_left_ms: null }, points: [], eliminated: [], check: [], outcome: null, draw_offer: null },
+  spectators: 0, rematch: [], you: 0,
+});
+
+const moved = { e: 'moved', ply: 1, seat: 0, wire: 'e2e4', display: 'e4', position: 'P1', turn: 1, legal: [],
+  clocks: { remaining_ms: [900, 1000], running: 1, move_left_ms: null }, points: [], eliminated: [], check: [] };
+
+test('a move is applied with its last-move squares, a duplicate ignored, a gap reported', () => {
+  const m0 = fromState(state(), 100);
+  assert.equal(isMyTurn(m0), true);
+  const r = applyEvent(m0, 6, moved, 200);
+  assert.equal(r.status, 'applied');
+  assert.equal(r.model.version, 6);
+  assert.equal(plyOf(r.model), 1);
+  assert.deepEqual(r.model.game.last.from, [4, 1]);
+  assert.equal(r.model.game.position, 'P1');
+  assert.equal(r.model.game.clocksAt, 200);
+  assert.equal(isMyTurn(r.model), false);
+  assert.equal(m0.game.moves.length, 0, 'the old model is unchanged');
+  assert.equal(applyEvent(r.model, 6, moved, 300).status, 'duplicate');
+  assert.equal(applyEvent(r.model, 8, { e: 'spectators', count: 2 }, 300).status, 'gap');
+});
+
+test('seat, draw, rematch, spectators, chat, ended', () => {
+  let m = fromState(state(), 0);
+  const step = (ev) => { m = applyEvent(m, m.version + 1, ev, 0).model; };
+  step({ e: 'seat', seat: 1, info: { player: { id: 'b', name: 'Bo' }, cpu: null, away: true } });
+  assert.equal(m.seats[1].away, true);
+  step({ e: 'draw_offered', seat: 1 });
+  assert.equal(m.game.draw_offer, 1);
+  step({ e: 'draw_declined', seat: 0 });
+  assert.equal(m.game.draw_offer, null);
+  step({ e: 'spectators', count: 3 });
+  assert.equal(m.spectators, 3);
+  step({ e: 'chat', from: { id: 'b', name: 'Bo' }, text: '<b>hi</b>', at_ms: 1 });
+  assert.equal(m.chat[0].text, '<b>hi</b>');
+  step({ e: 'ended', outcome: { result: 'decided', places: [1, 2], winner: 0, reason: 'resignation', score: '1-0' }, clocks: null, points: [], eliminated: [], ratings: [] });
+  assert.equal(m.game.outcome.reason, 'resignation');
+  assert.deepEqual(m.game.legal, []);
+  step({ e: 'rematch', seats: [0] });
+  assert.deepEqual(m.rematch, [0]);
+  const full = fromState({ ...state(), version: 20 }, 0, m);
+  assert.equal(full.chat.length, 1, 'chat survives a full resync');
+});
+
+test('last move squares from a wire after a full state', () => {
+  assert.deepEqual(wireSquares('chess', 'e7e8q'), { from: [4, 6], to: [4, 7], path: [[4, 7]] });
+  assert.deepEqual(wireSquares('chess4', 'h2-h4').to, [7, 3]);
+  assert.deepEqual(wireSquares('chess4', 'k13k11').from, [10, 12]);
+  assert.deepEqual(wireSquares('draughts/english', '22x15').to, [4, 4]);
+  assert.equal(wireSquares('chess', 'zz'), null);
+});
+
+import { firstSeat, colourOf, byColour } from '../js/table-model.js';
+
+test('after a rotated rematch the first mover plays the first colour', () => {
+  const m = fromState({ ...state(), you: 1 }, 0);
+  assert.equal(colourOf(m, 1), 1, 'first game: seat 1 is Black');
+  const rotated = { ...m, game: { ...m.game, turn: 1, moves: [] } };
+  assert.equal(firstSeat(rotated.game), 1);
+  assert.equal(colourOf(rotated, 1), 0, 'rematch: seat 1 moves first, plays White');
+  assert.equal(colourOf(rotated, 0), 1);
+  const four = { seats: [{}, {}, {}, {}], game: { moves: [{ seat: 2, wire: 'x', display: 'x' }] } };
+  assert.deepEqual([0, 1, 2, 3].map((s) => colourOf(four, s)), [2, 3, 0, 1]);
+  assert.deepEqual(byColour(four, [true, false, false, false]), [false, false, true, false]);
+  assert.equal(colourOf(four, null), null);
+});
