@@ -234,8 +234,12 @@ mod tests {
     #[test]
     fn searches_keep_to_their_budget_and_stop_on_the_flag() {
         let r = timing(12, 3, 42);
-        assert!(r.max_overrun < Duration::from_millis(150), "{r:?}");
-        assert!(r.max_stop_latency < Duration::from_millis(150), "{r:?}");
+        // Unoptimised builds are ten times slower at everything, table allocation included, and tests run in
+        // parallel on shared machines: the bound only catches a search that ignores its clock. The 20 ms promise
+        // is checked in release by the ignored test below and by `parlor bench clock`.
+        let bound = Duration::from_millis(if cfg!(debug_assertions) { 600 } else { 150 });
+        assert!(r.max_overrun < bound, "{r:?}");
+        assert!(r.max_stop_latency < bound, "{r:?}");
     }
 
     /// The full check of issue 5 (200 searches, 20 ms). Timing-sensitive: run alone, in release

@@ -135,12 +135,9 @@ mod tests {
         });
         let started = Instant::now();
         let choice = choose(&Request::new(GameKind::Chess, Level::Hard, limit)).unwrap();
-        // 600 ms over 30 moves: a hard limit of 50 ms; generous slack for a loaded test machine.
-        assert!(
-            started.elapsed() < Duration::from_millis(300),
-            "{:?}",
-            started.elapsed()
-        );
+        // 600 ms over 30 moves: a hard limit of 50 ms; generous slack for a loaded machine and a debug build.
+        let bound = Duration::from_millis(if cfg!(debug_assertions) { 600 } else { 150 });
+        assert!(started.elapsed() < bound, "{:?}", started.elapsed());
         assert!(choice.depth >= 1);
     }
 

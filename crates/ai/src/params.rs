@@ -51,7 +51,7 @@ pub struct LevelParams {
 }
 
 /// Chess levels. Easy: one ply plus captures, and a lot of noise, so it sees a hanging piece but misses forks and
-/// other two-move tactics; medium: three plies, a little noise; hard: everything the time allows.
+/// other two-move tactics; medium: four plies and some noise; hard: everything the time allows.
 pub const fn chess_level(level: Level) -> LevelParams {
     match level {
         Level::Easy => LevelParams {
@@ -62,7 +62,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
         },
         Level::Medium => LevelParams {
             max_depth: 4,
-            noise: 50,
+            noise: 70,
             quiescence: true,
             time_permille: 1000,
         },
