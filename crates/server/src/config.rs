@@ -11,6 +11,8 @@ pub struct Config {
     pub grace: Duration,
     /// Events kept per table for resync; an older `since` gets the full state.
     pub event_log: usize,
+    /// Bytes of encoded events kept per table; the oldest go first when more would be kept.
+    pub event_log_bytes: usize,
 }
 
 impl Default for Config {
@@ -19,6 +21,7 @@ impl Default for Config {
             database: "sqlite://parlor.db?mode=rwc".to_owned(),
             grace: Duration::from_secs(60),
             event_log: crate::table::EVENT_LOG,
+            event_log_bytes: crate::table::EVENT_LOG_BYTES,
         }
     }
 }

@@ -29,6 +29,9 @@ use tokio::time::{Instant, sleep_until};
 /// Events kept per table for resync, by default.
 pub const EVENT_LOG: usize = 256;
 
+/// Bytes of encoded events kept per table for resync, by default (a few moves with their legal-move lists).
+pub const EVENT_LOG_BYTES: usize = 16 * 1024;
+
 /// Chat lines a table keeps for watchers who open it.
 const CHAT_KEPT: usize = 50;
 
@@ -285,6 +288,7 @@ pub struct Table {
     game: Option<Live>,
     version: u64,
     log: VecDeque<(u64, Option<String>, Utf8Bytes)>,
+    log_bytes: usize,
     watchers: HashMap<ConnId, Outbox>,
     rematch: BTreeSet<u8>,
     chat: VecDeque<ChatLine>,
@@ -374,6 +378,7 @@ impl Table {
             game: None,
             version: 0,
             log: VecDeque::new(),
+            log_bytes: 0,
             watchers: HashMap::new(),
             rematch: BTreeSet::new(),
             chat: VecDeque::new(),
@@ -422,6 +427,7 @@ impl Table {
             game: None,
             version: 0,
             log: VecDeque::new(),
+            log_bytes: 0,
             watchers: HashMap::new(),
             rematch: BTreeSet::new(),
             chat: VecDeque::new(),
@@ -744,9 +750,15 @@ impl Table {
             Some(a) => outbox.send_chat(a, text.clone()),
             None => outbox.send_text(text.clone()),
         });
+        self.log_bytes += text.len();
         self.log.push_back((self.version, author, text));
-        while self.log.len() > self.hub.config.event_log {
-            self.log.pop_front();
+        // Kept by count and by bytes: at thousands of tables the log, not the sockets, would fill the memory.
+        while self.log.len() > self.hub.config.event_log
+            || (self.log_bytes > self.hub.config.event_log_bytes && self.log.len() > 1)
+        {
+            if let Some((_, _, old)) = self.log.pop_front() {
+                self.log_bytes -= old.len();
+            }
         }
     }
 
