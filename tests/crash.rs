@@ -37,22 +37,6 @@ fn serve(database: &str) -> Serve {
     Serve { child, addr }
 }
 
-async fn cookie(addr: SocketAddr) -> String {
-    let (head, _) = common::http_get(addr, "/", None).await;
-    let line = head
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-        .unwrap();
-    line.split_once(':')
-        .unwrap()
-        .1
-        .trim()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned()
-}
-
 struct Game {
     table: String,
     cookies: [String; 2],
@@ -93,7 +77,7 @@ async fn crash_and_resume(database: &str) {
     let mut games = Vec::new();
     let mut running = Vec::new();
     for _ in 0..GAMES {
-        let cookies = [cookie(first.addr).await, cookie(first.addr).await];
+        let cookies = [common::cookie(first.addr).await, common::cookie(first.addr).await];
         let mut a = Client::connect(first.addr, Some(&cookies[0])).await;
         let mut b = Client::connect(first.addr, Some(&cookies[1])).await;
         let table = common::two_player_game(

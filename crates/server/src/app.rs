@@ -246,14 +246,7 @@ async fn load_game(
     };
     let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|_| not_found())?;
     let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).unwrap_or_default();
-    let players = occupants
-        .iter()
-        .map(|o| match (&o.name, &o.cpu) {
-            (Some(name), _) => name.clone(),
-            (None, Some(level)) => format!("CPU ({level})"),
-            _ => "?".to_owned(),
-        })
-        .collect();
+    let players = occupants.iter().map(Occupant::label).collect();
     let mut steps: Vec<Step> = stored.moves.iter().map(|m| Step::Move(m.wire.clone())).collect();
     // Events that end the game or eliminate a seat are replayed in order after the moves they followed.
     let map = crate::games::SeatMap::new(setup.kind().map_err(|_| not_found())?, setup.first);

@@ -17,14 +17,7 @@ pub async fn page(hub: &Hub, player: &str, before: Option<i64>) -> Result<Vec<Hi
     let mut games = Vec::new();
     for game in records.into_iter().filter(|g| g.status == game_status::FINISHED) {
         let occupants: Vec<Occupant> = serde_json::from_str(&game.seats).unwrap_or_default();
-        let players = occupants
-            .iter()
-            .map(|o| match (&o.name, &o.cpu) {
-                (Some(name), _) => name.clone(),
-                (None, Some(level)) => format!("CPU ({level})"),
-                _ => "?".to_owned(),
-            })
-            .collect();
+        let players = occupants.iter().map(Occupant::label).collect();
         let Some(seat) = occupants
             .iter()
             .position(|o| o.player_id.as_deref() == Some(player))

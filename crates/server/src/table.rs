@@ -140,6 +140,17 @@ pub struct Occupant {
     pub took_over: bool,
 }
 
+impl Occupant {
+    /// The name shown for this seat in history and exports: the player's name, or `CPU (level)`.
+    pub fn label(&self) -> String {
+        match (&self.name, &self.cpu) {
+            (Some(name), _) => name.clone(),
+            (None, Some(level)) => format!("CPU ({level})"),
+            _ => "?".to_owned(),
+        }
+    }
+}
+
 /// What a table stores about itself (the `settings` column).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Settings {

@@ -91,19 +91,7 @@ impl Server {
 
     /// A new browser: gets its identity cookie from `GET /`.
     pub async fn cookie(&self) -> String {
-        let (head, _) = http_get(self.addr, "/", None).await;
-        let line = head
-            .lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-            .unwrap();
-        line.split_once(':')
-            .unwrap()
-            .1
-            .trim()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_owned()
+        cookie(self.addr).await
     }
 
     /// A connected, greeted client with a new identity.
@@ -111,6 +99,23 @@ impl Server {
         let cookie = self.cookie().await;
         Client::connect(self.addr, Some(&cookie)).await
     }
+}
+
+/// A new browser's identity cookie, from `GET /` on the server at `addr`.
+pub async fn cookie(addr: SocketAddr) -> String {
+    let (head, _) = http_get(addr, "/", None).await;
+    let line = head
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap();
+    line.split_once(':')
+        .unwrap()
+        .1
+        .trim()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
 }
 
 /// A plain HTTP/1.1 GET: (head, body).
