@@ -256,8 +256,17 @@ pub const DRAUGHTS_TEMPO: i32 = 5;
 pub const DRAUGHTS_TRADE_PERMILLE: i32 = 300;
 /// A king's distance to the nearest enemy piece, per step, when the side is ahead (drives won endings home).
 pub const DRAUGHTS_KING_HUNT: i32 = 3;
-/// Late-move reduction: quiet moves after this many at depth 3 or more are searched one ply shallower first.
+/// Late-move reduction: quiet moves after this many at depth 3 or more are searched shallower first.
 pub const DRAUGHTS_LMR_MIN_MOVES: usize = 3;
+/// The reduction is `DRAUGHTS_LMR_BASE + ln(depth) * ln(move number) / DRAUGHTS_LMR_DIVISOR` plies (one less at
+/// principal-variation nodes), at least 1.
+pub const DRAUGHTS_LMR_BASE: f64 = 0.5;
+/// See [`DRAUGHTS_LMR_BASE`].
+pub const DRAUGHTS_LMR_DIVISOR: f64 = 2.0;
+/// First depth searched with an aspiration window (hard level), and the window's first half-width.
+pub const DRAUGHTS_ASPIRATION_MIN_DEPTH: i32 = 5;
+/// See [`DRAUGHTS_ASPIRATION_MIN_DEPTH`]; doubled after each failure.
+pub const DRAUGHTS_ASPIRATION_WINDOW: i32 = 20;
 /// Nodes between two looks at the clock (a power of two); draughts nodes take well under a microsecond.
 pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
 

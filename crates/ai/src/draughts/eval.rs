@@ -8,7 +8,8 @@ use parlor_draughts::{Color, DraughtsVariant, Position, square_coord};
 /// Down-left, down-right, up-right, up-left: a man of White steps up (directions 2 and 3), Black's down.
 const DIRECTIONS: [(i8, i8); 4] = [(-1, -1), (1, -1), (1, 1), (-1, 1)];
 
-/// The board of one variant as the evaluation sees it: coordinates, neighbours and masks over 0-based squares.
+/// The board of one variant as the evaluation sees it: coordinates, neighbours and masks, indexed by the bits of
+/// [`Position::bitboards`] (0-based square `s` is bit `s + s / (2h)`).
 #[derive(Clone, Debug)]
 pub struct Geometry {
     /// The variant.
@@ -17,10 +18,12 @@ pub struct Geometry {
     pub squares: usize,
     /// Rows of the board (8 or 10).
     pub rows: u8,
-    /// `(file, rank)` of each square, rank 0 on White's side.
-    coords: Vec<(u8, u8)>,
-    /// The neighbour of each square in each of [`DIRECTIONS`], if any.
-    neighbours: Vec<[Option<u8>; 4]>,
+    /// Every bit that is a square.
+    mask: u64,
+    /// `(file, rank)` of each bit, rank 0 on White's side.
+    coords: [(u8, u8); 64],
+    /// The bit of the neighbour of each bit in each of [`DIRECTIONS`], if any.
+    neighbours: [[Option<u8>; 4]; 64],
     /// Squares in the centre of the board.
     centre: u64,
     /// Squares on the left or right edge.
@@ -36,38 +39,44 @@ impl Geometry {
     pub fn new(variant: DraughtsVariant) -> Geometry {
         let squares = Position::start(variant).square_count() as usize;
         let rows = if squares == 50 { 10u8 } else { 8u8 };
-        let coords: Vec<(u8, u8)> = (1..=squares as u32)
-            .map(|s| {
-                let c = square_coord(variant, s);
-                (c.file, c.rank)
-            })
-            .collect();
+        let h = u32::from(rows) / 2;
+        let bit_of = |s: u32| s + s / (2 * h);
+        let mut coords = [(0u8, 0u8); 64];
+        let mut mask = 0u64;
+        for s in 0..squares as u32 {
+            let c = square_coord(variant, s + 1);
+            coords[bit_of(s) as usize] = (c.file, c.rank);
+            mask |= 1 << bit_of(s);
+        }
         let index_of = |file: i8, rank: i8| {
-            coords
-                .iter()
-                .position(|&(f, r)| i16::from(f) == i16::from(file) && i16::from(r) == i16::from(rank))
-                .map(|i| i as u8)
+            (0..64u8).find(|&b| {
+                mask & (1 << b) != 0
+                    && i16::from(coords[usize::from(b)].0) == i16::from(file)
+                    && i16::from(coords[usize::from(b)].1) == i16::from(rank)
+            })
         };
-        let neighbours = coords
-            .iter()
-            .map(|&(f, r)| DIRECTIONS.map(|(df, dr)| index_of(f as i8 + df, r as i8 + dr)))
-            .collect();
+        let mut neighbours = [[None; 4]; 64];
         let mut centre = 0u64;
         let mut edge = 0u64;
         let mut back = [0u64; 2];
         let (lo, hi) = if rows == 10 { (3, 6) } else { (2, 5) };
-        for (i, &(f, r)) in coords.iter().enumerate() {
+        for b in 0..64usize {
+            if mask & (1 << b) == 0 {
+                continue;
+            }
+            let (f, r) = coords[b];
+            neighbours[b] = DIRECTIONS.map(|(df, dr)| index_of(f as i8 + df, r as i8 + dr));
             if (lo..=hi).contains(&f) && (lo..=hi).contains(&r) {
-                centre |= 1 << i;
+                centre |= 1 << b;
             }
             if f == 0 || f == rows - 1 {
-                edge |= 1 << i;
+                edge |= 1 << b;
             }
             if r == 0 {
-                back[0] |= 1 << i;
+                back[0] |= 1 << b;
             }
             if r == rows - 1 {
-                back[1] |= 1 << i;
+                back[1] |= 1 << b;
             }
         }
         let king_value = match variant {
@@ -78,6 +87,7 @@ impl Geometry {
             variant,
             squares,
             rows,
+            mask,
             coords,
             neighbours,
             centre,
@@ -93,26 +103,19 @@ impl Geometry {
     }
 }
 
-/// The pieces of a position as masks over 0-based squares: men and kings of White (index 0) and Black (1).
+/// The pieces of a position as bitboards: men and kings of White (index 0) and Black (1).
 #[derive(Copy, Clone, Debug, Default)]
 struct Pieces {
     men: [u64; 2],
     kings: [u64; 2],
 }
 
-fn pieces(pos: &Position, geo: &Geometry) -> Pieces {
-    let mut p = Pieces::default();
-    for i in 0..geo.squares {
-        if let Some(piece) = pos.piece_at(i as u32 + 1) {
-            let side = usize::from(piece.color == Color::Black);
-            if piece.king {
-                p.kings[side] |= 1 << i;
-            } else {
-                p.men[side] |= 1 << i;
-            }
-        }
+fn pieces(pos: &Position) -> Pieces {
+    let [white, black, kings] = pos.bitboards();
+    Pieces {
+        men: [white & !kings, black & !kings],
+        kings: [white & kings, black & kings],
     }
-    p
 }
 
 /// Iterates the set bits of a mask.
@@ -174,12 +177,12 @@ fn distance(geo: &Geometry, a: usize, b: usize) -> i32 {
 
 /// The evaluation from the side to move's point of view, in hundredths of a man.
 pub fn evaluate(pos: &Position, geo: &Geometry) -> i32 {
-    let p = pieces(pos, geo);
+    let p = pieces(pos);
     let all = p.men[0] | p.men[1] | p.kings[0] | p.kings[1];
     let full = if geo.squares == 50 { 40 } else { 24 };
     let count = all.count_ones() as i32;
     let empty_permille = (1000 * (full - count).max(0) / full).min(1000);
-    let empty = !all & ((1u64 << geo.squares) - 1);
+    let empty = !all & geo.mask;
     let white = side_score(&p, geo, 0, empty, empty_permille);
     let black = side_score(&p, geo, 1, empty, empty_permille);
     let mut score = white - black;
