@@ -16,8 +16,12 @@ pub const POSITIONS: [&[&str]; 3] = [
     ],
 ];
 
-/// The default depth of `parlor bench search` for four-player chess.
+/// The default depth of `parlor bench search` for four-player chess (354,437 nodes in all).
 pub const BENCH_DEPTH: u32 = 4;
+
+/// Nodes of [`search`] at depth 3 summed over [`POSITIONS`] (the depth the debug-build test can afford). A change
+/// of the search or the evaluation changes it: update it in the same commit.
+pub const BENCH_NODES_DEPTH_3: u64 = 25_970;
 
 /// Searches each bench position to `depth` with a fresh engine.
 pub fn search(depth: u32) -> Vec<Choice> {
@@ -83,5 +87,14 @@ mod tests {
         let b: Vec<u64> = search(2).iter().map(|c| c.nodes).collect();
         assert_eq!(a.len(), POSITIONS.len());
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn bench_node_count_is_the_recorded_one() {
+        let total: u64 = search(3).iter().map(|c| c.nodes).sum();
+        assert_eq!(
+            total, BENCH_NODES_DEPTH_3,
+            "search behaviour changed; update it if intended"
+        );
     }
 }

@@ -31,6 +31,10 @@ pub fn positions(variant: DraughtsVariant) -> &'static [&'static str] {
 /// The default depth of `parlor bench search` for draughts.
 pub const BENCH_DEPTH: u32 = 9;
 
+/// Nodes of [`search`] at [`BENCH_DEPTH`], summed over [`positions`], per variant (English, International,
+/// Russian, Pool). A change of the search or the evaluation changes them: update them in the same commit.
+pub const BENCH_NODES: [u64; 4] = [10_938, 28_663, 28_431, 27_960];
+
 /// Searches each bench position of `variant` to `depth` with a fresh engine.
 pub fn search(variant: DraughtsVariant, depth: u32) -> Vec<(&'static str, Choice)> {
     positions(variant)
@@ -101,6 +105,17 @@ mod tests {
             let b: Vec<u64> = search(v, 4).iter().map(|(_, c)| c.nodes).collect();
             assert_eq!(a.len(), positions(v).len(), "{v}");
             assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn bench_node_counts_are_the_recorded_ones() {
+        for (v, recorded) in DraughtsVariant::ALL.into_iter().zip(BENCH_NODES) {
+            let total: u64 = search(v, BENCH_DEPTH).iter().map(|(_, c)| c.nodes).sum();
+            assert_eq!(
+                total, recorded,
+                "{v}: search behaviour changed; update BENCH_NODES if intended"
+            );
         }
     }
 }
