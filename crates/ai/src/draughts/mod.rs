@@ -4,6 +4,7 @@
 //! - [`arena`]: matches between levels (`parlor match`).
 //! - [`bench`]: node counts at fixed depth and the depth reached in one second (`parlor bench search`).
 //! - [`eval`]: the evaluation and the board geometry of each variant.
+//! - [`hub`]: the Hub protocol of Scan (`parlor hub`, International draughts).
 //! - `search`: iterative deepening, PVS, capture search.
 //!
 //! Capturing is taken to be mandatory (the default of every table); a [`Request`] cannot yet say otherwise.
@@ -11,6 +12,7 @@
 pub mod arena;
 pub mod bench;
 pub mod eval;
+pub mod hub;
 pub(crate) mod search;
 
 use crate::clock::{Budget, Timer};
