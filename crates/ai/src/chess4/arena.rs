@@ -50,6 +50,8 @@ pub struct Summary4 {
     pub b_points: i64,
     /// Games A finished first (alone or shared).
     pub a_firsts: usize,
+    /// Sum of the places of the B seat after A (the next to move), opposite A, and before A.
+    pub b_seat_places: [u32; 3],
     /// A against each B seat, as duels.
     pub duels: Summary,
 }
@@ -62,6 +64,9 @@ impl Summary4 {
         self.a_places += u32::from(r.places[a]);
         self.a_points += i64::from(r.points[a]);
         self.a_firsts += usize::from(r.places[a] == 1);
+        for k in 1..4 {
+            self.b_seat_places[k - 1] += u32::from(r.places[(a + k) % 4]);
+        }
         for s in (0..4).filter(|&s| s != a) {
             self.b_places += u32::from(r.places[s]);
             self.b_points += i64::from(r.points[s]);
@@ -89,13 +94,16 @@ impl std::fmt::Display for Summary4 {
         let g = self.games.max(1) as f64;
         write!(
             f,
-            "{} games: A average place {:.2}, points {:.1}, first in {}; B seats average place {:.2}, points {:.1}; \
-             duels A vs each B: {}",
+            "{} games: A average place {:.2}, points {:.1}, first in {}; B seats average place {:.2} (after A {:.2}, \
+             opposite {:.2}, before A {:.2}), points {:.1}; duels A vs each B: {}",
             self.games,
             self.a_place(),
             self.a_points as f64 / g,
             self.a_firsts,
             self.b_place(),
+            f64::from(self.b_seat_places[0]) / g,
+            f64::from(self.b_seat_places[1]) / g,
+            f64::from(self.b_seat_places[2]) / g,
             self.b_points as f64 / (3.0 * g),
             self.duels
         )
@@ -350,5 +358,7 @@ mod tests {
         assert_eq!(s.games, 1);
         assert_eq!(s.duels.games(), 3);
         assert!((1.0..=4.0).contains(&s.a_place()));
+        let seats: u32 = s.b_seat_places.iter().sum();
+        assert_eq!(f64::from(seats), 3.0 * s.b_place());
     }
 }
