@@ -22,6 +22,8 @@ enum Command {
     Perft(PerftArgs),
     /// Our chess engine over UCI (for chess GUIs and match tools).
     Uci,
+    /// Our International draughts engine over the Hub protocol (Scan's; for the Hub GUI and match tools).
+    Hub,
     /// Play games between engines or levels and estimate the Elo difference.
     Match(MatchArgs),
     /// Load a running server with real websocket clients playing random legal moves.
@@ -247,6 +249,10 @@ fn main() -> Result<()> {
         Command::Serve(args) => serve(args),
         Command::Loadtest(args) => loadtest(args),
         Command::Uci => Ok(parlor_ai::uci::run(std::io::stdin().lock(), std::io::stdout())?),
+        Command::Hub => Ok(parlor_ai::draughts::hub::run(
+            std::io::BufReader::new(std::io::stdin()),
+            std::io::stdout(),
+        )?),
         Command::Match(args) => run_match(&args),
         Command::Bench(BenchCommand::Search(args)) => {
             parlor_ai::bench::print_search(game_kind(&args.game)?, args.depth)?;

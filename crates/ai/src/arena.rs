@@ -541,6 +541,11 @@ pub fn run_match(
 /// # Errors
 /// As [`run_match`], or [`ArenaError::BadOpening`] if the openings file is broken.
 pub fn print_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, ArenaError> {
+    match cfg.game {
+        GameKind::Draughts(_) => return crate::draughts::arena::print_match(cfg, show_moves),
+        GameKind::Chess4 => return crate::chess4::arena::print_match(cfg, show_moves),
+        GameKind::Chess => {}
+    }
     let openings = chess_openings(CHESS_OPENINGS)?;
     let (a, b) = (cfg.a.label(), cfg.b.label());
     println!(

@@ -12,6 +12,8 @@
 //! - [`clock`]: the time budget from a table's clock, and the timer the search asks.
 //! - [`tt`]: the transposition table (generic over the move type).
 //! - [`chess`]: evaluation, static exchange evaluation and search for chess.
+//! - [`draughts`]: evaluation and search for the four draughts variants.
+//! - [`chess4`]: evaluation and paranoid search for four-player chess.
 //! - [`uci`]: the UCI protocol loop (`parlor uci`).
 //! - [`arena`]: matches between levels, a random mover and external UCI engines (`parlor match`), with Elo.
 //! - [`bench`]: node counts at fixed depth (`parlor bench search`) and the timing check (`parlor bench clock`).
@@ -20,7 +22,9 @@
 pub mod arena;
 pub mod bench;
 pub mod chess;
+pub mod chess4;
 pub mod clock;
+pub mod draughts;
 pub mod params;
 pub mod request;
 pub mod rng;
@@ -38,6 +42,8 @@ use std::sync::Arc;
 #[derive(Debug, Default)]
 pub struct Engine {
     chess: Option<chess::ChessEngine>,
+    draughts: Option<draughts::DraughtsEngine>,
+    chess4: Option<chess4::Chess4Engine>,
 }
 
 impl Engine {
@@ -49,6 +55,12 @@ impl Engine {
     /// Forgets what earlier searches learnt.
     pub fn new_game(&mut self) {
         if let Some(c) = &mut self.chess {
+            c.new_game();
+        }
+        if let Some(d) = &mut self.draughts {
+            d.new_game();
+        }
+        if let Some(c) = &mut self.chess4 {
             c.new_game();
         }
     }
@@ -65,7 +77,14 @@ impl Engine {
                 .chess
                 .get_or_insert_with(chess::ChessEngine::new)
                 .choose_since(start, req, report),
-            other => Err(AiError::Unsupported(other)),
+            GameKind::Draughts(_) => self
+                .draughts
+                .get_or_insert_with(draughts::DraughtsEngine::new)
+                .choose_since(start, req, report),
+            GameKind::Chess4 => self
+                .chess4
+                .get_or_insert_with(chess4::Chess4Engine::new)
+                .choose_since(start, req, report),
         }
     }
 

@@ -205,3 +205,125 @@ pub const TEMPO: i32 = 12;
 pub const MOPUP_CENTRE: i32 = 10;
 /// See [`MOPUP_CENTRE`].
 pub const MOPUP_CLOSE: i32 = 4;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Draughts (all four variants; see `draughts/`). Scores are in hundredths of a man.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Draughts levels. Easy: two plies plus the forced captures, with noise, so it sees a piece hanging now but
+/// walks into two-move shots; medium: four plies, a little noise; hard: everything the time allows.
+pub const fn draughts_level(level: Level) -> LevelParams {
+    match level {
+        Level::Easy => LevelParams {
+            max_depth: 2,
+            noise: 40,
+            quiescence: true,
+            time_permille: 1000,
+        },
+        Level::Medium => LevelParams {
+            max_depth: 4,
+            noise: 15,
+            quiescence: true,
+            time_permille: 1000,
+        },
+        Level::Hard => LevelParams {
+            max_depth: MAX_DEPTH,
+            noise: 0,
+            quiescence: true,
+            time_permille: 1000,
+        },
+    }
+}
+
+/// Transposition table entries for draughts (2^19 entries of 40 bytes: 20 MB).
+pub const DRAUGHTS_TT_ENTRIES: usize = 1 << 19;
+/// A man.
+pub const DRAUGHTS_MAN: i32 = 100;
+/// A king on the 8x8 board with short kings (English): worth about one and a half men.
+pub const DRAUGHTS_KING_SHORT: i32 = 150;
+/// A flying king (International, Russian, Pool): worth about three men.
+pub const DRAUGHTS_KING_FLYING: i32 = 300;
+/// Per row a man has advanced from its own back row, scaled by `(pieces_max - pieces) / pieces_max + 1/2`: men
+/// should run for the crown once the board empties.
+pub const DRAUGHTS_ADVANCE: i32 = 4;
+/// A man still on its own back row while the opponent has no king (it keeps the opponent from crowning).
+pub const DRAUGHTS_BACK_RANK: i32 = 12;
+/// A man or king on one of the central squares.
+pub const DRAUGHTS_CENTRE: i32 = 6;
+/// Per free diagonal step of a man (forward) or a king (any direction).
+pub const DRAUGHTS_MOBILITY: i32 = 2;
+/// A man on the side edge (it controls half the squares of a central man).
+pub const DRAUGHTS_EDGE: i32 = -3;
+/// The side to move.
+pub const DRAUGHTS_TEMPO: i32 = 5;
+/// Ahead in material, per hundredth of a man of the lead, times the empty share of the board, in 1/1000: trade
+/// down when ahead.
+pub const DRAUGHTS_TRADE_PERMILLE: i32 = 300;
+/// A king's distance to the nearest enemy piece, per step, when the side is ahead (drives won endings home).
+pub const DRAUGHTS_KING_HUNT: i32 = 3;
+/// Late-move reduction: quiet moves after this many at depth 3 or more are searched shallower first.
+pub const DRAUGHTS_LMR_MIN_MOVES: usize = 3;
+/// The reduction is `DRAUGHTS_LMR_BASE + ln(depth) * ln(move number) / DRAUGHTS_LMR_DIVISOR` plies (one less at
+/// principal-variation nodes), at least 1.
+pub const DRAUGHTS_LMR_BASE: f64 = 0.5;
+/// See [`DRAUGHTS_LMR_BASE`].
+pub const DRAUGHTS_LMR_DIVISOR: f64 = 2.0;
+/// First depth searched with an aspiration window (hard level), and the window's first half-width.
+pub const DRAUGHTS_ASPIRATION_MIN_DEPTH: i32 = 5;
+/// See [`DRAUGHTS_ASPIRATION_MIN_DEPTH`]; doubled after each failure.
+pub const DRAUGHTS_ASPIRATION_WINDOW: i32 = 20;
+/// Nodes between two looks at the clock (a power of two); draughts nodes take well under a microsecond.
+pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Four-player chess (see `chess4/`). Scores are in hundredths of a game point.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Four-player levels. Easy: one move of its own plus captures, with noise; medium: two plies (its move and the
+/// next opponent's), a little noise; hard: paranoid search as deep as the time allows.
+pub const fn chess4_level(level: Level) -> LevelParams {
+    match level {
+        Level::Easy => LevelParams {
+            max_depth: 1,
+            noise: 150,
+            quiescence: true,
+            time_permille: 1000,
+        },
+        Level::Medium => LevelParams {
+            max_depth: 2,
+            noise: 40,
+            quiescence: true,
+            time_permille: 1000,
+        },
+        Level::Hard => LevelParams {
+            max_depth: MAX_DEPTH,
+            noise: 0,
+            quiescence: true,
+            time_permille: 1000,
+        },
+    }
+}
+
+/// Transposition table entries for four-player chess (2^18).
+pub const CHESS4_TT_ENTRIES: usize = 1 << 18;
+/// One game point (what the table scores), in evaluation units.
+pub const CHESS4_POINT: i32 = 100;
+/// Material kept on the board, per role (pawn, knight, bishop, rook, queen, king, promoted queen): less than the
+/// points a capture of it gives, since points are for good and material only makes future points possible.
+pub const CHESS4_MATERIAL: [i32; 7] = [60, 220, 300, 380, 700, 0, 450];
+/// An eliminated seat can score no more: its value drops by this.
+pub const CHESS4_ELIMINATED: i32 = 1500;
+/// King safety: per own piece next to the king.
+pub const CHESS4_SHELTER: i32 = 12;
+/// King safety: a king in check (it may be captured or mated before its owner moves).
+pub const CHESS4_IN_CHECK: i32 = -150;
+/// Per square a knight, bishop, rook or queen reaches.
+pub const CHESS4_MOBILITY: i32 = 3;
+/// Pawns: per step advanced from the start line.
+pub const CHESS4_PAWN_ADVANCE: i32 = 4;
+/// A finished game: per opponent with fewer points, minus per opponent with more.
+pub const CHESS4_PLACE: i32 = 3000;
+/// Quiescence search: at most this many plies of captures.
+pub const CHESS4_QS_MAX_PLY: i32 = 4;
+/// Nodes between two looks at the clock (a power of two); a four-player node takes several microseconds.
+pub const CHESS4_NODES_PER_CLOCK_CHECK: u64 = 64;

@@ -97,7 +97,9 @@ pub enum Limit {
 pub struct Request {
     /// The game (and variant).
     pub kind: GameKind,
-    /// The start position in the game's notation (FEN, PDN FEN or FEN4); empty for the standard start.
+    /// The start position in the game's notation (FEN, PDN FEN or FEN4); empty for the standard start. It may
+    /// also be the current position with `moves` empty: that is how a four-player game with an elimination that
+    /// is not a move (resignation, timeout) is sent, since FEN4 carries the eliminations, points and turn.
     pub start: String,
     /// The moves played since `start`, in wire notation (so the engine knows the repetition history).
     pub moves: Vec<String>,

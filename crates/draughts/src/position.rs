@@ -169,6 +169,17 @@ impl Position {
         )
     }
 
+    /// The bitboards for an engine's evaluation: White's pieces, Black's pieces, and the kings of both. 0-based
+    /// square `s` (PDN square `s + 1`) is bit `s + s / (2h)`, `h` the dark squares per row (4 or 5): after every
+    /// second row one bit is left empty (see the layout in `rule.rs`).
+    pub fn bitboards(&self) -> [u64; 3] {
+        [
+            self.board.pieces[Color::White.index()],
+            self.board.pieces[Color::Black.index()],
+            self.board.kings,
+        ]
+    }
+
     /// Every legal move, each distinct move (from, to, set of taken pieces) once.
     pub fn legal_moves(&self) -> MoveList {
         let mut out = Vec::with_capacity(32);

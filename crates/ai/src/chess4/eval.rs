@@ -1,0 +1,180 @@
+//! The four-player evaluation: each seat's value is its game points (what decides the places), plus the material
+//! it keeps (which makes future points possible), pawn advance, mobility and king safety; an eliminated seat can
+//! score no more. The paranoid search sees the root seat's value minus the mean of its opponents'.
+
+use crate::params;
+use parlor_chess4::{Position, Role, Square};
+use parlor_game::Seat;
+
+/// Off the board in [`Grid`].
+const OFF: u8 = 0xFF;
+/// A grey (eliminated) piece's owner in [`Grid`].
+const GREY: u8 = 4;
+const ROOK_DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// The board as a 14x14 grid of cells: `OFF`, 0 for empty, or `owner << 3 | role` (owner 0-3, or `GREY`).
+struct Grid([[u8; 14]; 14]);
+
+impl Grid {
+    fn of(pos: &Position) -> Grid {
+        let mut g = [[OFF; 14]; 14];
+        for sq in Square::all() {
+            g[usize::from(sq.file())][usize::from(sq.rank())] = match pos.piece_at(sq) {
+                None => 0,
+                Some(p) => (p.owner.map_or(GREY, |s| s.index() as u8) << 3) | p.role as u8,
+            };
+        }
+        Grid(g)
+    }
+
+    #[inline]
+    fn at(&self, f: i8, r: i8) -> u8 {
+        if (0..14).contains(&f) && (0..14).contains(&r) {
+            self.0[f as usize][r as usize]
+        } else {
+            OFF
+        }
+    }
+}
+
+fn role_index(code: u8) -> usize {
+    usize::from((code & 7).saturating_sub(1))
+}
+
+/// Every live seat's value: points, material, pawn advance, mobility and king safety. Eliminated seats get their
+/// points minus [`params::CHESS4_ELIMINATED`].
+pub fn values(pos: &Position) -> [i32; 4] {
+    let grid = Grid::of(pos);
+    let points = pos.points();
+    let mut v = [0i32; 4];
+    for (s, value) in v.iter_mut().enumerate() {
+        let seat = Seat::from_index(s).unwrap_or(Seat::First);
+        *value = points[seat] * params::CHESS4_POINT;
+        if !pos.is_live(seat) {
+            *value -= params::CHESS4_ELIMINATED;
+        } else if pos.is_check(seat) {
+            *value += params::CHESS4_IN_CHECK;
+        }
+    }
+    for f in 0..14i8 {
+        for r in 0..14i8 {
+            let c = grid.at(f, r);
+            if c == OFF || c == 0 {
+                continue;
+            }
+            let owner = usize::from(c >> 3);
+            if owner >= 4 {
+                continue;
+            }
+            let role = c & 7;
+            let mut score = params::CHESS4_MATERIAL[role_index(c)];
+            if role == Role::Pawn as u8 {
+                let advanced = match owner {
+                    0 => r - 1,
+                    1 => f - 1,
+                    2 => 12 - r,
+                    _ => 12 - f,
+                };
+                score += i32::from(advanced.max(0)) * params::CHESS4_PAWN_ADVANCE;
+            } else if role == Role::King as u8 {
+                let mut shelter = 0;
+                for (df, dr) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
+                    let n = grid.at(f + df, r + dr);
+                    if n != OFF && n != 0 && usize::from(n >> 3) == owner {
+                        shelter += 1;
+                    }
+                }
+                score += shelter * params::CHESS4_SHELTER;
+            } else {
+                let mut reach = 0;
+                let free = |n: u8| n != OFF && (n == 0 || usize::from(n >> 3) != owner);
+                if role == Role::Knight as u8 {
+                    for (df, dr) in KNIGHT_STEPS {
+                        reach += i32::from(free(grid.at(f + df, r + dr)));
+                    }
+                } else {
+                    let dirs: &[(i8, i8)] = if role == Role::Bishop as u8 {
+                        &BISHOP_DIRS
+                    } else if role == Role::Rook as u8 {
+                        &ROOK_DIRS
+                    } else {
+                        &[]
+                    };
+                    let queen = dirs.is_empty();
+                    for &(df, dr) in dirs
+                        .iter()
+                        .chain(if queen { &ROOK_DIRS[..] } else { &[] })
+                        .chain(if queen { &BISHOP_DIRS[..] } else { &[] })
+                    {
+                        let (mut x, mut y) = (f + df, r + dr);
+                        loop {
+                            let n = grid.at(x, y);
+                            if !free(n) {
+                                break;
+                            }
+                            reach += 1;
+                            if n != 0 {
+                                break;
+                            }
+                            x += df;
+                            y += dr;
+                        }
+                    }
+                }
+                score += reach * params::CHESS4_MOBILITY;
+            }
+            v[owner] += score;
+        }
+    }
+    v
+}
+
+/// The root seat's value minus the mean of its opponents' (the paranoid view: the others play against it).
+pub fn evaluate(pos: &Position, root: Seat) -> i32 {
+    let v = values(pos);
+    relative(&v, root.index())
+}
+
+/// `v[root]` minus the mean of the other three.
+pub fn relative(v: &[i32; 4], root: usize) -> i32 {
+    let others: i32 = (0..4).filter(|&s| s != root).map(|s| v[s]).sum();
+    v[root] - others / 3
+}
+
+/// The score of a finished game for `root`: its points against the others', and a large bonus per opponent it
+/// finished above, minus per opponent above it.
+pub fn terminal(pos: &Position, root: Seat) -> i32 {
+    let points = pos.points();
+    let mine = points[root];
+    let mut score = 0;
+    let mut others = 0;
+    for s in Seat::range(4).filter(|&s| s != root) {
+        others += points[s];
+        score += params::CHESS4_PLACE * (i32::from(mine > points[s]) - i32::from(mine < points[s]));
+    }
+    score + (mine * 3 - others) * params::CHESS4_POINT / 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_is_even_for_every_seat() {
+        let pos = Position::start();
+        let v = values(&pos);
+        assert!(v.iter().all(|&x| x == v[0]), "{v:?}");
+        assert_eq!(evaluate(&pos, Seat::Third), 0);
+    }
+}

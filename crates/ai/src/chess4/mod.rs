@@ -1,0 +1,223 @@
+//! The four-player chess CPU player: reads a [`Request`] (FEN4 start, wire moves), searches with paranoid
+//! alpha-beta, answers a [`Choice`] in wire notation.
+//!
+//! - [`arena`]: matches between levels (`parlor match`).
+//! - [`bench`]: node counts at fixed depth and the depth reached in one second (`parlor bench search`).
+//! - [`eval`]: each seat's value (points, material, mobility, king safety) and the paranoid view of it.
+//! - `search`: paranoid alpha-beta with iterative deepening.
+//!
+//! # Eliminations that are not moves
+//! A resignation or a timeout eliminates a seat without a move, which [`Request::moves`] cannot express. For a
+//! game that had one, the caller sends the **current** position as `start` (FEN4 carries the eliminated seats,
+//! the points, castling rights, en-passant windows and the side to move; `Rules::position_text` writes it) and
+//! leaves `moves` empty. The engine then does not know the repetitions of the game before that position.
+
+pub mod arena;
+pub mod bench;
+pub mod eval;
+pub(crate) mod search;
+
+use crate::clock::{Budget, Timer};
+use crate::params;
+use crate::request::{AiError, Choice, Level, Limit, Request, Score};
+use crate::rng::Rng;
+use crate::tt::Tt;
+use parlor_chess4::{Game, Move, Options, Position};
+use parlor_game::Rules;
+use search::{History, Search};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The position to search from, after the start and the moves of a request.
+///
+/// # Errors
+/// [`AiError::BadPosition`], [`AiError::BadMove`], or [`AiError::GameOver`] when the game has ended.
+pub fn root(start: &str, moves: &[String]) -> Result<Position, AiError> {
+    let mut game = if start.trim().is_empty() || start.trim() == "startpos" {
+        Game::new(Options::default())
+    } else {
+        Game::from_fen4(start.trim(), None).map_err(|e| AiError::BadPosition(e.to_string()))?
+    };
+    for (index, wire) in moves.iter().enumerate() {
+        game.play(wire).map_err(|e| AiError::BadMove {
+            index,
+            wire: wire.clone(),
+            reason: e.to_string(),
+        })?;
+    }
+    if !game.outcome().is_running() {
+        return Err(AiError::GameOver);
+    }
+    Ok(game.position().clone())
+}
+
+/// A four-player engine that keeps its transposition table and history between moves.
+#[derive(Debug)]
+pub struct Chess4Engine {
+    tt: Tt<Move>,
+    history: Box<History>,
+}
+
+impl Default for Chess4Engine {
+    fn default() -> Chess4Engine {
+        Chess4Engine::new()
+    }
+}
+
+impl Chess4Engine {
+    /// An engine with an empty table of [`params::CHESS4_TT_ENTRIES`] entries.
+    pub fn new() -> Chess4Engine {
+        Chess4Engine {
+            tt: Tt::new(params::CHESS4_TT_ENTRIES),
+            history: Box::new([[0; 196]; 196]),
+        }
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        *self.history = [[0; 196]; 196];
+    }
+
+    /// Chooses a move for a request, the time budget counted from `start`, calling `report` after every
+    /// completed iteration.
+    ///
+    /// # Errors
+    /// [`AiError`] when the position or a move is bad, or the game is over.
+    pub fn choose_since(
+        &mut self,
+        start: Instant,
+        req: &Request,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Result<Choice, AiError> {
+        let pos = root(&req.start, &req.moves)?;
+        let lp = params::chess4_level(req.level);
+        let timer = Timer::started_at(
+            start,
+            Budget::new(&req.limit, lp.time_permille),
+            Arc::clone(&req.stop),
+        );
+        self.search(&pos, req.level, &req.limit, timer, req.seed, report)
+    }
+
+    /// Searches a position with a running timer.
+    ///
+    /// # Errors
+    /// [`AiError::GameOver`] when the seat to move has no legal move.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        level: Level,
+        limit: &Limit,
+        timer: Timer,
+        seed: Option<u64>,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Result<Choice, AiError> {
+        let lp = params::chess4_level(level);
+        let moves: Vec<Move> = pos.legal_moves().to_vec();
+        if moves.is_empty() {
+            return Err(AiError::GameOver);
+        }
+        let mut rng = Rng::from_seed_or_clock(seed);
+        let noise: Vec<i32> = moves
+            .iter()
+            .map(|_| rng.below(lp.noise as u64 + 1) as i32)
+            .collect();
+        let root_seat = pos.turn();
+        let mut search = Search::new(&mut self.tt, &mut self.history, timer, lp, root_seat);
+        let to_choice = |depth: i32, score: i32, m: Move, nodes: u64, elapsed| {
+            let wire = pos.move_notation(m);
+            Choice {
+                wire: wire.clone(),
+                score: Score::Cp(score),
+                depth: depth.max(0) as u32,
+                nodes,
+                elapsed,
+                pv: vec![wire],
+            }
+        };
+        let start = Instant::now();
+        let best = search.run(pos, &moves, &noise, |it, nodes| {
+            report(&to_choice(it.depth, it.score, it.best, nodes, start.elapsed()));
+        });
+        if matches!(limit, Limit::Infinite) {
+            while !search.timer().stop_flag() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        let nodes = search.nodes;
+        let elapsed = search.timer().elapsed();
+        Ok(match best {
+            Some(it) => to_choice(it.depth, it.score, it.best, nodes, elapsed),
+            None => {
+                let (m, score) = static_best(pos, &moves);
+                to_choice(0, score, m, nodes, elapsed)
+            }
+        })
+    }
+}
+
+/// The legal move after which the evaluation is best for the mover (one ply, no search). `moves` is not empty.
+fn static_best(pos: &Position, moves: &[Move]) -> (Move, i32) {
+    let me = pos.turn();
+    let mut best = (moves[0], -params::INFINITY);
+    for &m in moves {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let score = if child.is_over() {
+            eval::terminal(&child, me)
+        } else {
+            eval::evaluate(&child, me)
+        };
+        if score > best.1 {
+            best = (m, score);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use parlor_game::GameKind;
+    use std::time::Duration;
+
+    #[test]
+    fn answers_legal_moves_at_every_level() {
+        for level in Level::ALL {
+            let mut req = Request::new(
+                GameKind::Chess4,
+                level,
+                Limit::MoveTime(Duration::from_millis(40)),
+            );
+            req.seed = Some(1);
+            req.moves = vec!["h2-h4".to_owned()];
+            let c = Chess4Engine::new()
+                .choose_since(Instant::now(), &req, &mut |_| {})
+                .unwrap();
+            let mut game = Game::new(Options::default());
+            game.play("h2-h4").unwrap();
+            assert!(game.play(&c.wire).is_ok(), "{level}: {c:?}");
+        }
+    }
+
+    #[test]
+    fn a_current_position_with_a_resigned_seat_is_accepted() {
+        let mut game = Game::new(Options::default());
+        game.play("h2-h4").unwrap();
+        game.apply(parlor_game::GameEvent::Resign(parlor_game::Seat::Second))
+            .unwrap();
+        let mut req = Request::new(GameKind::Chess4, Level::Medium, Limit::Depth(2));
+        req.start = game.position_text();
+        let c = Chess4Engine::new()
+            .choose_since(Instant::now(), &req, &mut |_| {})
+            .unwrap();
+        // Yellow is to move: Blue resigned.
+        assert!(game.play(&c.wire).is_ok(), "{c:?}");
+        assert_eq!(
+            game.history().last().map(|p| p.seat),
+            Some(parlor_game::Seat::Third)
+        );
+    }
+}

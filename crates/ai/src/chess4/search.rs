@@ -1,0 +1,376 @@
+//! The four-player search: paranoid alpha-beta (Sturtevant and Korf, "On pruning techniques for multi-player
+//! games", AAAI 2000): the root seat maximises its evaluation and the three others are assumed to minimise it, so
+//! the game becomes two-player and alpha-beta applies. Iterative deepening, a transposition table keyed by the
+//! position, the points and the root seat, killer and history move ordering, and a short capture search at the
+//! horizon (every seat may stand pat).
+
+use super::eval::{evaluate, terminal};
+use crate::clock::Timer;
+use crate::params::{self, LevelParams};
+use crate::tt::{Bound, Tt};
+use parlor_chess4::{Move, MoveKind, MoveList, Position};
+use parlor_game::Seat;
+
+/// The history table, by from and to square (`file * 14 + rank`).
+pub(crate) type History = [[i32; 196]; 196];
+
+/// A completed iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct Iteration {
+    /// The nominal depth.
+    pub depth: i32,
+    /// The score for the root seat (noise included).
+    pub score: i32,
+    /// The move chosen.
+    pub best: Move,
+}
+
+fn sq(s: parlor_chess4::Square) -> usize {
+    usize::from(s.file()) * 14 + usize::from(s.rank())
+}
+
+/// The value of what a move captures (0 for a quiet move or a grey piece).
+fn victim(pos: &Position, m: Move) -> i32 {
+    if m.kind == MoveKind::EnPassant {
+        return 1;
+    }
+    match pos.piece_at(m.to) {
+        Some(p) if p.owner.is_some() => p.role.points(),
+        _ => 0,
+    }
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One search.
+pub(crate) struct Search<'a> {
+    tt: &'a mut Tt<Move>,
+    history: &'a mut History,
+    timer: Timer,
+    lp: LevelParams,
+    root: Seat,
+    killers: Vec<[Option<Move>; 2]>,
+    buffers: Vec<MoveList>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+impl<'a> Search<'a> {
+    /// A search for the seat to move at the root.
+    pub fn new(
+        tt: &'a mut Tt<Move>,
+        history: &'a mut History,
+        timer: Timer,
+        lp: LevelParams,
+        root: Seat,
+    ) -> Search<'a> {
+        Search {
+            tt,
+            history,
+            timer,
+            lp,
+            root,
+            killers: vec![[None; 2]; params::MAX_PLY + 2],
+            buffers: (0..params::MAX_PLY + 2).map(|_| MoveList::default()).collect(),
+            nodes: 0,
+        }
+    }
+
+    /// The timer.
+    pub fn timer(&self) -> &Timer {
+        &self.timer
+    }
+
+    fn stopped(&mut self) -> bool {
+        if self.nodes & (params::CHESS4_NODES_PER_CLOCK_CHECK - 1) == 0 {
+            self.timer.must_stop()
+        } else {
+            self.timer.is_stopped()
+        }
+    }
+
+    /// The table key: the position, the points (they change the evaluation) and the root seat.
+    fn key(&self, pos: &Position) -> u64 {
+        let p = pos.points();
+        let packed = p
+            .as_slice()
+            .iter()
+            .fold(0u64, |acc, &x| (acc << 16) ^ (x as u16 as u64));
+        pos.repetition_key() ^ mix(packed ^ ((self.root.index() as u64) << 62))
+    }
+
+    /// Runs iterative deepening over the root's legal `moves` (not empty), each with a fixed random bonus.
+    pub fn run(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        noise: &[i32],
+        mut report: impl FnMut(&Iteration, u64),
+    ) -> Option<Iteration> {
+        self.tt.new_search();
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        // Captures first in the first iteration.
+        order.sort_by_key(|&i| std::cmp::Reverse(victim(root, moves[i])));
+        let mut best: Option<Iteration> = None;
+        for depth in 1..=self.lp.max_depth.min(params::MAX_DEPTH) {
+            if !self.timer.may_start_iteration(depth as u32) {
+                break;
+            }
+            let mut alpha = -params::INFINITY;
+            let beta = params::INFINITY;
+            let mut best_here: Option<(usize, i32)> = None;
+            let mut scores = vec![-params::INFINITY; moves.len()];
+            for (n, &i) in order.iter().enumerate() {
+                let mut child = root.clone();
+                child.play_unchecked(moves[i]);
+                let bonus = noise[i];
+                let score = if n == 0 {
+                    self.search(&child, depth - 1, alpha - bonus, beta - bonus, 1) + bonus
+                } else {
+                    let s = self.search(&child, depth - 1, alpha - bonus, alpha - bonus + 1, 1) + bonus;
+                    if s > alpha && !self.timer.is_stopped() {
+                        self.search(&child, depth - 1, alpha - bonus, beta - bonus, 1) + bonus
+                    } else {
+                        s
+                    }
+                };
+                if self.timer.is_stopped() {
+                    break;
+                }
+                scores[i] = score;
+                if score > alpha {
+                    alpha = score;
+                    best_here = Some((i, score));
+                }
+            }
+            let stopped = self.timer.is_stopped();
+            if let Some((i, score)) = best_here
+                && (!stopped || best.as_ref().is_some_and(|b| b.best != moves[i]))
+            {
+                let it = Iteration {
+                    depth,
+                    score,
+                    best: moves[i],
+                };
+                if !stopped {
+                    report(&it, self.nodes);
+                }
+                best = Some(it);
+            }
+            if stopped {
+                break;
+            }
+            order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+            if let Some((i, _)) = best_here
+                && let Some(at) = order.iter().position(|&j| j == i)
+            {
+                order[..=at].rotate_right(1);
+            }
+        }
+        best
+    }
+
+    fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(m) == tt_move {
+            return 1 << 30;
+        }
+        let v = victim(pos, m);
+        if v > 0 {
+            let attacker = pos.piece_at(m.from).map_or(0, |p| p.role.points());
+            return (1 << 28) + v * 64 - attacker;
+        }
+        if m.kind == MoveKind::Promotion {
+            return 1 << 27;
+        }
+        if self.killers[ply][0] == Some(m) {
+            return (1 << 26) + 1;
+        }
+        if self.killers[ply][1] == Some(m) {
+            return 1 << 26;
+        }
+        self.history[sq(m.from)][sq(m.to)]
+    }
+
+    /// Paranoid alpha-beta: the score is always the root seat's; its nodes maximise, the others minimise.
+    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        if pos.is_over() {
+            return terminal(pos, self.root);
+        }
+        if !pos.is_live(self.root) {
+            // Out of the game: its points are final, whatever the others do.
+            return evaluate(pos, self.root);
+        }
+        if depth <= 0 || ply >= params::MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        self.nodes += 1;
+        if self.stopped() {
+            return 0;
+        }
+        let maximising = pos.turn() == self.root;
+        let key = self.key(pos);
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry
+            && i32::from(e.depth) >= depth
+        {
+            let s = e.score;
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.generate_into(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return terminal(pos, self.root);
+        }
+        let n_moves = moves.len();
+        let mut keyed = [0i32; parlor_chess4::chess_move::MAX_MOVES];
+        let mut list = [moves[0]; parlor_chess4::chess_move::MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            keyed[i] = self.order_score(pos, m, tt_move, ply);
+            list[i] = m;
+        }
+        self.buffers[ply] = moves;
+        let mut best_score = if maximising {
+            -params::INFINITY
+        } else {
+            params::INFINITY
+        };
+        let mut best_move = None;
+        for n in 0..n_moves {
+            let mut pick = n;
+            for j in n + 1..n_moves {
+                if keyed[j] > keyed[pick] {
+                    pick = j;
+                }
+            }
+            keyed.swap(n, pick);
+            list.swap(n, pick);
+            let m = list[n];
+            let quiet = victim(pos, m) == 0 && m.kind != MoveKind::Promotion;
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = self.search(&child, depth - 1, alpha, beta, ply + 1);
+            if self.timer.is_stopped() {
+                return 0;
+            }
+            let better = if maximising {
+                score > best_score
+            } else {
+                score < best_score
+            };
+            if better {
+                best_score = score;
+                best_move = Some(m);
+            }
+            let cutoff = if maximising {
+                alpha = alpha.max(score);
+                score >= beta
+            } else {
+                beta = beta.min(score);
+                score <= alpha
+            };
+            if cutoff {
+                if quiet {
+                    if self.killers[ply][0] != Some(m) {
+                        self.killers[ply][1] = self.killers[ply][0];
+                        self.killers[ply][0] = Some(m);
+                    }
+                    let h = &mut self.history[sq(m.from)][sq(m.to)];
+                    *h = (*h + depth * depth).min(params::HISTORY_MAX);
+                }
+                break;
+            }
+        }
+        let bound = if best_score >= beta0 {
+            Bound::Lower
+        } else if best_score <= alpha0 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(key, best_move, best_score, 0, depth, bound);
+        best_score
+    }
+
+    /// Captures of live pieces until quiet (at most [`params::CHESS4_QS_MAX_PLY`] plies); the seat to move may
+    /// always decline them (stand pat).
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, ply: usize, qply: i32) -> i32 {
+        self.nodes += 1;
+        if self.stopped() {
+            return 0;
+        }
+        if pos.is_over() {
+            return terminal(pos, self.root);
+        }
+        let stand = evaluate(pos, self.root);
+        if qply >= params::CHESS4_QS_MAX_PLY || ply >= params::MAX_PLY || !pos.is_live(self.root) {
+            return stand;
+        }
+        let maximising = pos.turn() == self.root;
+        if maximising {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.generate_into(&mut moves);
+        let mut caps: Vec<(i32, Move)> = moves
+            .iter()
+            .filter_map(|&m| {
+                let v = victim(pos, m);
+                (v > 0).then(|| {
+                    let attacker = pos.piece_at(m.from).map_or(0, |p| p.role.points());
+                    (v * 64 - attacker, m)
+                })
+            })
+            .collect();
+        self.buffers[ply] = moves;
+        caps.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+        let mut best = stand;
+        for (_, m) in caps {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = self.quiesce(&child, alpha, beta, ply + 1, qply + 1);
+            if self.timer.is_stopped() {
+                return 0;
+            }
+            if maximising {
+                if score > best {
+                    best = score;
+                }
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            } else {
+                if score < best {
+                    best = score;
+                }
+                beta = beta.min(score);
+                if score <= alpha {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}

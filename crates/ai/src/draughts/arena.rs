@@ -1,0 +1,256 @@
+//! Matches between draughts players (`parlor match --game draughts/<variant>`): our levels or a random mover,
+//! from short random openings, each opening played twice with colours swapped, in parallel, with W/D/L and Elo.
+
+use crate::Engine;
+use crate::arena::{ArenaError, GameRecord, MatchConfig, PlayerSpec, Summary};
+use crate::request::{Level, Limit, Request};
+use crate::rng::Rng;
+use parlor_draughts::{DraughtsVariant, Game, Options, Position};
+use parlor_game::{GameKind, Outcome, Rules, Seat};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+
+/// Plies of a random opening: enough to give every pair of games its own position, few enough to stay balanced.
+pub const OPENING_PLIES: usize = 3;
+
+/// The random opening number `index` of a match (the same for both games of a pair).
+pub fn opening(variant: DraughtsVariant, seed: u64, index: usize) -> Vec<String> {
+    let mut rng = Rng::new(seed ^ (index as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
+    let mut pos = Position::start(variant);
+    let mut out = Vec::new();
+    for _ in 0..OPENING_PLIES {
+        let moves = pos.legal_moves();
+        let Some(&m) = moves.get(rng.below(moves.len() as u64) as usize) else {
+            break;
+        };
+        out.push(pos.move_notation(m));
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+enum Player {
+    Ours(Box<Engine>, Level, Rng),
+    Random(Rng),
+}
+
+impl Player {
+    fn new(spec: &PlayerSpec, seed: u64) -> Result<Player, ArenaError> {
+        match spec {
+            PlayerSpec::Level(level) => Ok(Player::Ours(Box::new(Engine::new()), *level, Rng::new(seed))),
+            PlayerSpec::Random => Ok(Player::Random(Rng::new(seed))),
+            PlayerSpec::Uci { command, .. } => Err(ArenaError::BadPlayer(format!(
+                "{command} (external engines play chess only)"
+            ))),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Player::Ours(engine, ..) = self {
+            engine.new_game();
+        }
+    }
+
+    fn choose(&mut self, game: &Game, moves: &[String], cfg: &MatchConfig) -> Result<String, ArenaError> {
+        match self {
+            Player::Ours(engine, level, rng) => {
+                let mut req = Request::new(cfg.game, *level, Limit::MoveTime(cfg.movetime));
+                req.moves = moves.to_vec();
+                req.seed = Some(rng.next_u64());
+                engine
+                    .choose(&req)
+                    .map(|c| c.wire)
+                    .map_err(|e| ArenaError::Engine {
+                        command: level.to_string(),
+                        reason: e.to_string(),
+                    })
+            }
+            Player::Random(rng) => {
+                let legal = game.legal_moves();
+                legal
+                    .get(rng.below(legal.len() as u64) as usize)
+                    .map(|m| m.wire.clone())
+                    .ok_or_else(|| ArenaError::Engine {
+                        command: "random".to_owned(),
+                        reason: "no legal move".to_owned(),
+                    })
+            }
+        }
+    }
+}
+
+/// Plays one game; returns the first seat's score, how it ended and the moves.
+fn play_game(
+    first: &mut Player,
+    second: &mut Player,
+    variant: DraughtsVariant,
+    opening: &[String],
+    cfg: &MatchConfig,
+) -> Result<(f64, String, Vec<String>), ArenaError> {
+    first.new_game();
+    second.new_game();
+    let mut game = Game::new(variant, Options::default());
+    for m in opening {
+        game.play(m)
+            .map_err(|_| ArenaError::BadOpening(opening.join(" ")))?;
+    }
+    let mut moves = opening.to_vec();
+    while game.outcome().is_running() {
+        if moves.len() >= cfg.max_plies {
+            return Ok((0.5, "move limit".to_owned(), moves));
+        }
+        let seat = game.turn().unwrap_or(Seat::First);
+        let player = if seat == Seat::First {
+            &mut *first
+        } else {
+            &mut *second
+        };
+        let wire = player.choose(&game, &moves, cfg)?;
+        if game.play(&wire).is_err() {
+            let score = if seat == Seat::First { 0.0 } else { 1.0 };
+            return Ok((score, format!("illegal move {wire}"), moves));
+        }
+        moves.push(wire);
+    }
+    Ok(match game.outcome() {
+        Outcome::Decided(d) => (
+            if d.winner() == Some(Seat::First) { 1.0 } else { 0.0 },
+            format!("{:?}", d.reason),
+            moves,
+        ),
+        Outcome::Drawn(r) => (0.5, format!("{r:?}"), moves),
+        Outcome::Running => (0.5, "running".to_owned(), moves),
+    })
+}
+
+/// Plays a draughts match, calling `progress` after each game.
+///
+/// # Errors
+/// [`ArenaError`] when the game is not draughts, a player is not supported, or an engine fails.
+pub fn run_match(
+    cfg: &MatchConfig,
+    mut progress: impl FnMut(&GameRecord, &Summary),
+) -> Result<Summary, ArenaError> {
+    let GameKind::Draughts(variant) = cfg.game else {
+        return Err(ArenaError::Unsupported(cfg.game));
+    };
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel::<Result<GameRecord, ArenaError>>();
+    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
+    let mut handles = Vec::new();
+    for w in 0..workers {
+        let (next, tx, cfg) = (Arc::clone(&next), tx.clone(), cfg.clone());
+        handles.push(std::thread::spawn(move || {
+            let seed = cfg.seed ^ (w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let players = Player::new(&cfg.a, seed).and_then(|a| Ok((a, Player::new(&cfg.b, seed ^ 1)?)));
+            let (mut a, mut b) = match players {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            };
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= cfg.games {
+                    break;
+                }
+                let open = opening(variant, cfg.seed, index / 2);
+                let a_first = index % 2 == 0;
+                let result = if a_first {
+                    play_game(&mut a, &mut b, variant, &open, &cfg)
+                } else {
+                    play_game(&mut b, &mut a, variant, &open, &cfg)
+                };
+                let record = result.map(|(first_score, reason, moves)| GameRecord {
+                    index,
+                    opening: open.join(" "),
+                    a_first,
+                    a_score: if a_first { first_score } else { 1.0 - first_score },
+                    reason,
+                    plies: moves.len(),
+                    moves,
+                });
+                let failed = record.is_err();
+                if tx.send(record).is_err() || failed {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let mut summary = Summary::default();
+    let mut first_error = None;
+    for record in rx {
+        match record {
+            Ok(r) => {
+                summary.add(r.a_score);
+                progress(&r, &summary);
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+/// Plays a draughts match, printing each game to stderr and the summary to stdout (`parlor match`).
+///
+/// # Errors
+/// As [`run_match`].
+pub fn print_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, ArenaError> {
+    let (a, b) = (cfg.a.label(), cfg.b.label());
+    println!(
+        "{}: {a} vs {b}: {} games at {} ms per move",
+        cfg.game,
+        cfg.games,
+        cfg.movetime.as_millis()
+    );
+    let summary = run_match(cfg, |g, s| {
+        let side = if g.a_first { "first" } else { "second" };
+        eprintln!(
+            "game {:>3} [{:<16}] A {side}: {} ({}, {} plies)  running: {s}",
+            g.index + 1,
+            g.opening,
+            g.a_score,
+            g.reason,
+            g.plies
+        );
+        if show_moves {
+            eprintln!("  moves: {}", g.moves.join(" "));
+        }
+    })?;
+    println!("{}: {a} vs {b}: {summary}", cfg.game);
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn easy_beats_random_at_english_draughts() {
+        let cfg = MatchConfig {
+            game: GameKind::Draughts(DraughtsVariant::English),
+            a: PlayerSpec::Level(Level::Easy),
+            b: PlayerSpec::Random,
+            games: 2,
+            movetime: Duration::from_millis(5),
+            concurrency: 2,
+            seed: 3,
+            max_plies: 300,
+        };
+        let s = run_match(&cfg, |_, _| {}).unwrap();
+        assert_eq!(s.games(), 2);
+        assert!(s.score() >= 0.5, "{s}");
+    }
+}
