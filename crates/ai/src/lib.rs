@@ -161,8 +161,13 @@ mod tests {
     }
 
     #[test]
-    fn other_games_are_refused_for_now() {
-        let req = Request::new(GameKind::Chess4, Level::Easy, Limit::Depth(1));
-        assert_eq!(choose(&req), Err(AiError::Unsupported(GameKind::Chess4)));
+    fn every_game_has_an_engine() {
+        for kind in [GameKind::Chess, GameKind::Chess4]
+            .into_iter()
+            .chain(parlor_game::DraughtsVariant::ALL.map(GameKind::Draughts))
+        {
+            let req = Request::new(kind, Level::Easy, Limit::Depth(1));
+            assert!(choose(&req).is_ok(), "{kind}");
+        }
     }
 }
