@@ -513,6 +513,19 @@ pub fn run_match(
         }));
     }
     drop(tx);
+    crate::arena::gather(rx, handles, &mut progress)
+}
+
+/// Collects the games of a match as the worker threads finish them: sums the score, reports each game, waits for
+/// the threads, and returns the summary or the first error.
+///
+/// # Errors
+/// The first [`ArenaError`] a game reported.
+pub(crate) fn gather(
+    rx: mpsc::Receiver<Result<GameRecord, ArenaError>>,
+    handles: Vec<std::thread::JoinHandle<()>>,
+    progress: &mut dyn FnMut(&GameRecord, &Summary),
+) -> Result<Summary, ArenaError> {
     let mut summary = Summary::default();
     let mut first_error = None;
     for record in rx {

@@ -179,26 +179,7 @@ pub fn run_match(
         }));
     }
     drop(tx);
-    let mut summary = Summary::default();
-    let mut first_error = None;
-    for record in rx {
-        match record {
-            Ok(r) => {
-                summary.add(r.a_score);
-                progress(&r, &summary);
-            }
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
-        }
-    }
-    for h in handles {
-        let _ = h.join();
-    }
-    match first_error {
-        Some(e) => Err(e),
-        None => Ok(summary),
-    }
+    crate::arena::gather(rx, handles, &mut progress)
 }
 
 /// Plays a draughts match, printing each game to stderr and the summary to stdout (`parlor match`).
