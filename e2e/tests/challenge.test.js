@@ -35,7 +35,8 @@ test('a challenge accepted and one declined; going offline hides a player', { sk
     await b.page.waitForSelector('#challenges [data-action="challenge-decline"]');
     await b.page.click('[data-action="challenge-decline"]');
     await a.page.locator('.toast.error', { hasText: 'declined' }).waitFor();
-    assert.equal(await b.page.locator('#challenges [data-challenge]').count(), 0);
+    // b hears of its own decline a moment after a does: wait for it rather than race it.
+    await b.page.waitForFunction(() => document.querySelectorAll('#challenges [data-challenge]').length === 0);
 
     // Going offline: the other no longer sees you online.
     await b.page.goto('/');
