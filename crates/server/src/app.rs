@@ -2,7 +2,7 @@
 
 use crate::assets;
 use crate::config::Config;
-use crate::games::{GameSetup, Step, replay};
+use crate::games::{GameSetup, Step};
 use crate::hub::Hub;
 use crate::metrics::Metrics;
 use crate::persist::Persist;
@@ -226,18 +226,17 @@ async fn metrics_text(State(state): State<AppState>) -> Response {
 }
 
 /// A stored game replayed: its setup, players and the game itself.
-async fn load_game(
-    hub: &Hub,
-    id: &str,
-) -> Result<
-    (
-        parlor_store::StoredGame,
-        Vec<String>,
-        parlor_game::AnyGame,
-        TableSpec,
-    ),
-    Response,
-> {
+/// A stored game replayed through its rules.
+struct Loaded {
+    stored: parlor_store::StoredGame,
+    players: Vec<String>,
+    game: parlor_game::AnyGame,
+    spec: TableSpec,
+    /// The position after each move.
+    positions: Vec<String>,
+}
+
+async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
     let not_found = || (StatusCode::NOT_FOUND, "no such game").into_response();
     let stored = match hub.store.game(id).await {
         Ok(Some(g)) => g,
@@ -267,8 +266,21 @@ async fn load_game(
             with_events.push(Step::Event(ev));
         }
     }
-    let game = replay(&setup, &with_events)
-        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response())?;
+    // Replayed step by step so the replay view gets the exact position after every move.
+    let broken = |e: String| (StatusCode::INTERNAL_SERVER_ERROR, e).into_response();
+    let mut game = setup.new_game().map_err(|e| broken(e.to_string()))?;
+    let mut positions = Vec::new();
+    for step in &with_events {
+        match step {
+            Step::Move(wire) => {
+                game.play(wire).map_err(|e| broken(e.reason))?;
+                positions.push(game.position_text());
+            }
+            Step::Event(event) => {
+                game.apply(*event).map_err(|e| broken(e.to_string()))?;
+            }
+        }
+    }
     let table = hub.store.table(&stored.game.table_id).await.ok().flatten();
     let spec = table
         .and_then(|t| serde_json::from_str::<crate::table::Settings>(&t.settings).ok())
@@ -281,18 +293,33 @@ async fn load_game(
             rules: Default::default(),
             seats: Vec::new(),
         });
-    Ok((stored, players, game, spec))
+    Ok(Loaded {
+        stored,
+        players,
+        game,
+        spec,
+        positions,
+    })
 }
 
 async fn api_game(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    let (stored, players, game, _) = match load_game(&state.hub, &id).await {
+    let Loaded {
+        stored,
+        players,
+        game,
+        positions,
+        ..
+    } = match load_game(&state.hub, &id).await {
         Ok(x) => x,
         Err(r) => return r,
     };
     let moves: Vec<_> = game
         .history()
         .iter()
-        .map(|p| serde_json::json!({"seat": p.seat.index(), "wire": p.wire, "display": p.display}))
+                .zip(&positions)
+        .map(|(p, position)| {
+            serde_json::json!({"seat": p.seat.index(), "wire": p.wire, "display": p.display, "position": position})
+        })
         .collect();
     let outcome: Option<serde_json::Value> = stored
         .game
@@ -312,7 +339,13 @@ async fn api_game(State(state): State<AppState>, Path(id): Path<String>) -> Resp
 }
 
 async fn api_export(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    let (stored, players, game, spec) = match load_game(&state.hub, &id).await {
+    let Loaded {
+        stored,
+        players,
+        game,
+        spec,
+        ..
+    } = match load_game(&state.hub, &id).await {
         Ok(x) => x,
         Err(r) => return r,
     };

@@ -53,6 +53,15 @@ async fn a_full_chess_game_to_checkmate() {
     let (_, json) = http_get(server.addr, &format!("/api/game/{game_id}"), None).await;
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), 4);
+    // Each move carries the position after it, for an exact replay.
+    assert_eq!(
+        v["moves"][0]["position"],
+        "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(
+        v["moves"][3]["position"],
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    );
     server.stop().await;
 }
 
