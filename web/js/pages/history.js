@@ -114,7 +114,7 @@ function mountReplay(app, main, id) {
     board.last = ply ? wireSquares(g, data.moves[ply - 1].wire) : null;
     board.drawMarks();
     const shot = page.querySelector('[data-action="share-image"]');
-    if (shot) shot.href = imageUrl(g, ply ? positionText(g, positions[ply], (colour(data.moves[ply - 1].seat) + 1) % seats) : data.start, 0, board.last);
+    if (shot) shot.href = imageUrl(g, ply ? (data.moves[ply - 1].position || positionText(g, positions[ply], (colour(data.moves[ply - 1].seat) + 1) % seats)) : data.start, 0, board.last);
     app.say(ply ? `${seatLabel(g, colour(data.moves[ply - 1].seat))}: ${data.moves[ply - 1].display}` : t('replay.first'));
   }
 
