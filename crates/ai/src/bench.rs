@@ -339,8 +339,11 @@ mod tests {
     #[test]
     fn draughts_and_chess4_keep_to_their_budget_and_stop_on_the_flag() {
         let r = timing_other_games(10, 5, 42);
-        assert!(r.max_overrun < Duration::from_millis(150), "{r:?}");
-        assert!(r.max_stop_latency < Duration::from_millis(150), "{r:?}");
+        // As above: a loose bound for unoptimised builds on a shared machine; the 20 ms promise is checked in
+        // release by the ignored test below and by `parlor bench clock`.
+        let bound = Duration::from_millis(if cfg!(debug_assertions) { 600 } else { 150 });
+        assert!(r.max_overrun < bound, "{r:?}");
+        assert!(r.max_stop_latency < bound, "{r:?}");
     }
 
     /// The full check of issue 5 for draughts and four-player chess (run in release, alone).
