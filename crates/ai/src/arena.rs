@@ -516,6 +516,72 @@ pub fn run_match(
     crate::arena::gather(rx, handles, &mut progress)
 }
 
+/// A player of the draughts and four-player matches: one of our levels, or a random mover (external engines
+/// speak UCI, so they play chess only).
+pub(crate) enum LocalPlayer {
+    /// Our engine at a level, with its own seed for the level's noise.
+    Ours(Box<Engine>, Level, crate::rng::Rng),
+    /// A uniformly random legal move.
+    Random(crate::rng::Rng),
+}
+
+impl LocalPlayer {
+    /// The player a spec names.
+    pub(crate) fn new(spec: &PlayerSpec, seed: u64) -> Result<LocalPlayer, ArenaError> {
+        match spec {
+            PlayerSpec::Level(level) => Ok(LocalPlayer::Ours(
+                Box::new(Engine::new()),
+                *level,
+                crate::rng::Rng::new(seed),
+            )),
+            PlayerSpec::Random => Ok(LocalPlayer::Random(crate::rng::Rng::new(seed))),
+            PlayerSpec::Uci { command, .. } => Err(ArenaError::BadPlayer(format!(
+                "{command} (external engines play chess only)"
+            ))),
+        }
+    }
+
+    /// Forgets what the engine learnt in the last game.
+    pub(crate) fn new_game(&mut self) {
+        if let LocalPlayer::Ours(engine, ..) = self {
+            engine.new_game();
+        }
+    }
+
+    /// A move for the side to move in `game`, whose moves so far are `moves`.
+    pub(crate) fn choose(
+        &mut self,
+        game: &dyn parlor_game::Rules,
+        moves: &[String],
+        cfg: &MatchConfig,
+    ) -> Result<String, ArenaError> {
+        match self {
+            LocalPlayer::Ours(engine, level, rng) => {
+                let mut req = Request::new(cfg.game, *level, Limit::MoveTime(cfg.movetime));
+                req.moves = moves.to_vec();
+                req.seed = Some(rng.next_u64());
+                engine
+                    .choose(&req)
+                    .map(|c| c.wire)
+                    .map_err(|e| ArenaError::Engine {
+                        command: level.to_string(),
+                        reason: e.to_string(),
+                    })
+            }
+            LocalPlayer::Random(rng) => {
+                let legal = game.legal_moves();
+                legal
+                    .get(rng.below(legal.len() as u64) as usize)
+                    .map(|m| m.wire.clone())
+                    .ok_or_else(|| ArenaError::Engine {
+                        command: "random".to_owned(),
+                        reason: "no legal move".to_owned(),
+                    })
+            }
+        }
+    }
+}
+
 /// Collects the games of a match as the worker threads finish them: sums the score, reports each game, waits for
 /// the threads, and returns the summary or the first error.
 ///

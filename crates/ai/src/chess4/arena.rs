@@ -4,9 +4,7 @@
 //! played by A once. The report gives average places and points of A and of the B seats, and a pairwise summary
 //! (each game counts as three duels of A against one B seat: ahead, level or behind in the final places).
 
-use crate::Engine;
-use crate::arena::{ArenaError, MatchConfig, PlayerSpec, Summary};
-use crate::request::{Level, Limit, Request};
+use crate::arena::{ArenaError, LocalPlayer as Player, MatchConfig, Summary};
 use crate::rng::Rng;
 use parlor_chess4::{Game, Options, Position};
 use parlor_game::{GameKind, Outcome, Rules, Seat};
@@ -126,50 +124,6 @@ pub fn opening(seed: u64, index: usize) -> Vec<String> {
     out
 }
 
-enum Player {
-    Ours(Box<Engine>, Level, Rng),
-    Random(Rng),
-}
-
-impl Player {
-    fn new(spec: &PlayerSpec, seed: u64) -> Result<Player, ArenaError> {
-        match spec {
-            PlayerSpec::Level(level) => Ok(Player::Ours(Box::new(Engine::new()), *level, Rng::new(seed))),
-            PlayerSpec::Random => Ok(Player::Random(Rng::new(seed))),
-            PlayerSpec::Uci { command, .. } => Err(ArenaError::BadPlayer(format!(
-                "{command} (external engines play chess only)"
-            ))),
-        }
-    }
-
-    fn choose(&mut self, game: &Game, moves: &[String], cfg: &MatchConfig) -> Result<String, ArenaError> {
-        match self {
-            Player::Ours(engine, level, rng) => {
-                let mut req = Request::new(GameKind::Chess4, *level, Limit::MoveTime(cfg.movetime));
-                req.moves = moves.to_vec();
-                req.seed = Some(rng.next_u64());
-                engine
-                    .choose(&req)
-                    .map(|c| c.wire)
-                    .map_err(|e| ArenaError::Engine {
-                        command: level.to_string(),
-                        reason: e.to_string(),
-                    })
-            }
-            Player::Random(rng) => {
-                let legal = game.legal_moves();
-                legal
-                    .get(rng.below(legal.len() as u64) as usize)
-                    .map(|m| m.wire.clone())
-                    .ok_or_else(|| ArenaError::Engine {
-                        command: "random".to_owned(),
-                        reason: "no legal move".to_owned(),
-                    })
-            }
-        }
-    }
-}
-
 /// Plays one game with `players[s]` in seat `s`.
 fn play_game(
     players: &mut [Player],
@@ -178,9 +132,7 @@ fn play_game(
     cfg: &MatchConfig,
 ) -> Result<Record4, ArenaError> {
     for p in players.iter_mut() {
-        if let Player::Ours(engine, ..) = p {
-            engine.new_game();
-        }
+        p.new_game();
     }
     let open = opening(cfg.seed, index / 4);
     let options = Options {
@@ -340,6 +292,8 @@ pub fn print_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, Arena
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::Level;
+    use crate::arena::PlayerSpec;
     use std::time::Duration;
 
     #[test]

@@ -1,9 +1,7 @@
 //! Matches between draughts players (`parlor match --game draughts/<variant>`): our levels or a random mover,
 //! from short random openings, each opening played twice with colours swapped, in parallel, with W/D/L and Elo.
 
-use crate::Engine;
-use crate::arena::{ArenaError, GameRecord, MatchConfig, PlayerSpec, Summary};
-use crate::request::{Level, Limit, Request};
+use crate::arena::{ArenaError, GameRecord, LocalPlayer as Player, MatchConfig, Summary};
 use crate::rng::Rng;
 use parlor_draughts::{DraughtsVariant, Game, Options, Position};
 use parlor_game::{GameKind, Outcome, Rules, Seat};
@@ -27,56 +25,6 @@ pub fn opening(variant: DraughtsVariant, seed: u64, index: usize) -> Vec<String>
         pos.play_unchecked(m);
     }
     out
-}
-
-enum Player {
-    Ours(Box<Engine>, Level, Rng),
-    Random(Rng),
-}
-
-impl Player {
-    fn new(spec: &PlayerSpec, seed: u64) -> Result<Player, ArenaError> {
-        match spec {
-            PlayerSpec::Level(level) => Ok(Player::Ours(Box::new(Engine::new()), *level, Rng::new(seed))),
-            PlayerSpec::Random => Ok(Player::Random(Rng::new(seed))),
-            PlayerSpec::Uci { command, .. } => Err(ArenaError::BadPlayer(format!(
-                "{command} (external engines play chess only)"
-            ))),
-        }
-    }
-
-    fn new_game(&mut self) {
-        if let Player::Ours(engine, ..) = self {
-            engine.new_game();
-        }
-    }
-
-    fn choose(&mut self, game: &Game, moves: &[String], cfg: &MatchConfig) -> Result<String, ArenaError> {
-        match self {
-            Player::Ours(engine, level, rng) => {
-                let mut req = Request::new(cfg.game, *level, Limit::MoveTime(cfg.movetime));
-                req.moves = moves.to_vec();
-                req.seed = Some(rng.next_u64());
-                engine
-                    .choose(&req)
-                    .map(|c| c.wire)
-                    .map_err(|e| ArenaError::Engine {
-                        command: level.to_string(),
-                        reason: e.to_string(),
-                    })
-            }
-            Player::Random(rng) => {
-                let legal = game.legal_moves();
-                legal
-                    .get(rng.below(legal.len() as u64) as usize)
-                    .map(|m| m.wire.clone())
-                    .ok_or_else(|| ArenaError::Engine {
-                        command: "random".to_owned(),
-                        reason: "no legal move".to_owned(),
-                    })
-            }
-        }
-    }
 }
 
 /// Plays one game; returns the first seat's score, how it ended and the moves.
@@ -216,6 +164,8 @@ pub fn print_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, Arena
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::Level;
+    use crate::arena::PlayerSpec;
     use std::time::Duration;
 
     #[test]
