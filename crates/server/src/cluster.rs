@@ -207,12 +207,14 @@ end
 return 1
 ";
 
-/// Forgets a dead node if it is still dead. KEYS: nodes, owned set, presence hash. ARGV: node, lease ms.
+/// Forgets a dead node if it is still dead and none of its tables is left to take. KEYS: nodes, owned set,
+/// presence hash. ARGV: node, lease ms.
 const BURY: &str = r"
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if seen and tonumber(seen) > now - tonumber(ARGV[2]) then return 0 end
+if redis.call('SCARD', KEYS[2]) > 0 then return 0 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('DEL', KEYS[2], KEYS[3])
 return 1
@@ -236,6 +238,7 @@ pub struct Cluster {
     taking: Mutex<HashSet<String>>,
     live_nodes: Mutex<Vec<String>>,
     pinged: Mutex<Instant>,
+    renewed: Mutex<Option<Instant>>,
     stop: CancellationToken,
     subscribed: AtomicBool,
 }
@@ -279,6 +282,7 @@ impl Cluster {
             taking: Mutex::new(HashSet::new()),
             live_nodes: Mutex::new(Vec::new()),
             pinged: Mutex::new(Instant::now()),
+            renewed: Mutex::new(None),
             stop: CancellationToken::new(),
             subscribed: AtomicBool::new(false),
         });
@@ -437,6 +441,14 @@ impl Cluster {
         let mut redis = self.conn();
         let (lost, dead): (Vec<usize>, Vec<String>) = script.invoke_async(&mut redis).await?;
         let until = started + self.lease - self.margin();
+        // Out of touch for longer than a lease: the others may have buried this node (dropped its connections'
+        // proxies and its players' presence). Tell them again.
+        let previous = lock(&self.renewed).replace(started);
+        if previous.is_some_and(|p| started.duration_since(p) > self.lease) {
+            let me = self.clone();
+            let hub = hub.clone();
+            tokio::spawn(async move { me.resync(&hub).await });
+        }
         let lost: HashSet<usize> = lost.into_iter().collect();
         let mut evicted = Vec::new();
         {
@@ -475,7 +487,16 @@ impl Cluster {
         };
         tracing::warn!(node = %self.node, dead = %node, tables = tables.len(), "a node is gone: taking its tables");
         for table in tables {
-            self.take_over(hub, &table).await;
+            if self.take_over(hub, &table).await {
+                let _: Result<(), _> = redis.srem(self.owned_key(node), &table).await;
+                continue;
+            }
+            // Not taken: still leased by the dead node (its lease lapses a moment after its heartbeat), or taken
+            // by another node, or closed. Only the first is tried again next round.
+            let still_theirs = matches!(self.owner_fresh(&table).await, Ok(Some(n)) if n == node);
+            if !still_theirs {
+                let _: Result<(), _> = redis.srem(self.owned_key(node), &table).await;
+            }
         }
         let buried: Result<i64, _> = redis::Script::new(BURY)
             .key(self.key("nodes"))
@@ -652,12 +673,16 @@ impl Cluster {
         let mut redis = self.conn();
         let value: Option<String> = redis.get(self.lease_key(table)).await?;
         let node = value.and_then(|v| v.split(' ').next().map(str::to_owned));
+        // Remember the route only to a live node: a dead node's lease lingers until it lapses.
+        let live = node
+            .as_ref()
+            .is_some_and(|n| *n == self.node || lock(&self.live_nodes).contains(n));
         let mut routes = lock(&self.routes);
         match &node {
-            Some(n) => {
+            Some(n) if live => {
                 routes.insert(table.to_owned(), n.clone());
             }
-            None => {
+            _ => {
                 routes.remove(table);
             }
         }
@@ -1114,6 +1139,7 @@ impl Cluster {
         if let Err(e) = self.load_shared(hub).await {
             tracing::warn!(error = %e, "could not reload the shared lobby and presence");
         }
+        hub.republish_presence();
         lock(&self.routes).clear();
         let tables: Vec<String> = lock(&self.watching).keys().cloned().collect();
         for table in tables {

@@ -314,6 +314,19 @@ impl Hub {
         }
     }
 
+    /// Tells the other nodes again who is visible here (after this node lost touch with them).
+    pub fn republish_presence(&self) {
+        let Some(cluster) = &self.cluster else { return };
+        let visible: Vec<PlayerInfo> = lock(&self.presence)
+            .values()
+            .filter(|p| p.visible && !p.outboxes.is_empty())
+            .map(|p| p.info.clone())
+            .collect();
+        for info in visible {
+            cluster.presence(&info, true);
+        }
+    }
+
     /// A player became visible on another node.
     pub fn remote_online(&self, node: &str, info: PlayerInfo) {
         let was = self.is_online(&info.id);

@@ -37,6 +37,8 @@ const CHAT_KEPT: usize = 50;
 
 /// A table with nobody watching, no live game and no person seated closes after this long.
 const IDLE_CLOSE: Duration = Duration::from_secs(30);
+/// How soon a timed action that could not be stored is tried again.
+const TIMER_RETRY: Duration = Duration::from_millis(250);
 
 /// Commands a table's task takes.
 #[derive(Debug)]
@@ -308,6 +310,8 @@ pub struct Table {
     idle_since: Option<Instant>,
     /// Another node holds the table now: stop without writing.
     lost: bool,
+    /// A timer whose action could not be stored fires again no earlier than this.
+    retry_at: Option<Instant>,
     hub: Arc<Hub>,
     me: mpsc::WeakSender<Cmd>,
 }
@@ -399,6 +403,7 @@ impl Table {
             chat: VecDeque::new(),
             idle_since: None,
             lost: false,
+            retry_at: None,
             hub,
             me,
         })
@@ -441,7 +446,9 @@ impl Table {
             seats,
             next_first: settings.next_first,
             game: None,
-            version: 0,
+            // Versions go on from a number no earlier copy of this table reached (the time in ms), so a client
+            // of the former copy sees a gap and resyncs, never a stale "duplicate".
+            version: u64::try_from(now_ms()).unwrap_or(0),
             log: VecDeque::new(),
             log_bytes: 0,
             watchers: HashMap::new(),
@@ -449,6 +456,7 @@ impl Table {
             chat: VecDeque::new(),
             idle_since: None,
             lost: false,
+            retry_at: None,
             hub,
             me,
         };
@@ -680,7 +688,10 @@ impl Table {
         if let Some(idle) = self.idle_since {
             consider(idle + IDLE_CLOSE);
         }
-        next
+        match (next, self.retry_at) {
+            (Some(n), Some(r)) => Some(n.max(r)),
+            _ => next,
+        }
     }
 
     fn should_close(&self) -> bool {
@@ -1140,9 +1151,6 @@ impl Table {
     }
 
     async fn client_move(&mut self, outbox: &Outbox, ack: u64, ply: u32, wire: &str) {
-        let Some(seat) = self.playing_seat(outbox, Some(ack)) else {
-            return;
-        };
         let refuse = |code, message: String| {
             outbox.send(&ServerMsg::Error {
                 code,
@@ -1150,6 +1158,22 @@ impl Table {
                 table: Some(self.id.clone()),
                 ack: Some(ack),
             });
+        };
+        if self
+            .hub
+            .cluster
+            .as_ref()
+            .is_some_and(|c| c.may_write(&self.id).is_none())
+        {
+            // This copy may be stale (the table may be on another node now): answer nothing else.
+            refuse(
+                ErrorCode::Unavailable,
+                "this table is moving to another server; try again in a moment".to_owned(),
+            );
+            return;
+        }
+        let Some(seat) = self.playing_seat(outbox, Some(ack)) else {
+            return;
         };
         let Some(live) = &self.game else { return };
         if live.ply() != ply {
@@ -1654,6 +1678,12 @@ impl Table {
             .collect();
         for seat in expired {
             self.grace_expired(seat).await;
+        }
+        // A flag or an abandonment that could not be stored (the store, or this node's hold on the table, is
+        // away) is tried again a little later, not in a busy loop.
+        self.retry_at = None;
+        if self.next_deadline().is_some_and(|d| d <= now) {
+            self.retry_at = Some(now + TIMER_RETRY);
         }
     }
 
