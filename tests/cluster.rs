@@ -172,7 +172,7 @@ impl Site {
         );
         let separator = if postgres.contains('?') { '&' } else { '?' };
         let database = format!("{postgres}{separator}options=-c%20search_path%3D{schema}");
-        let prefix = format!("parlor-test-{tag}:");
+        let prefix = format!("parlor-test-{tag}");
         let mut site = Site {
             nodes: Vec::new(),
             postgres: postgres.to_owned(),
@@ -240,7 +240,7 @@ impl Drop for Site {
         // Best effort: leases expire by themselves, but sets and hashes would stay.
         if let Ok(out) = Command::new("redis-cli")
             .args(["-u", &self.redis, "--scan", "--pattern"])
-            .arg(format!("{}*", self.prefix))
+            .arg(format!("{}:*", self.prefix))
             .output()
         {
             let keys: Vec<String> = String::from_utf8_lossy(&out.stdout)
@@ -1339,7 +1339,7 @@ async fn a_node_cut_off_from_redis_refuses_moves_while_another_owns_its_table() 
             ply,
             "e1g1",
             Duration::from_secs(1),
-            resumed + Duration::from_secs(15),
+            resumed + Duration::from_secs(10),
         )
         .await;
     acked.push("e1g1".to_owned());
