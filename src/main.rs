@@ -87,6 +87,19 @@ struct ServeArgs {
     /// Seconds a seated player may stay away before losing (two-player) or handing the seat to a CPU (four-player).
     #[arg(long, env = "PARLOR_GRACE_SECONDS", default_value_t = 60)]
     grace_seconds: u64,
+    /// Join a site of several nodes: Redis carries routing, presence and messages between them (needs a
+    /// PostgreSQL --database shared by every node). Without it the node runs alone.
+    #[arg(long, env = "PARLOR_REDIS_URL")]
+    redis: Option<String>,
+    /// Prefix of the site's Redis keys and channels (two sites may share one Redis with different prefixes).
+    #[arg(long, env = "PARLOR_REDIS_PREFIX", default_value = "parlor")]
+    redis_prefix: String,
+    /// This node's name in the site, unique (default: the host name, process id and start time).
+    #[arg(long, env = "PARLOR_NODE")]
+    node: Option<String>,
+    /// Milliseconds a table's lease lives without renewal: a dead node's tables move after about this long.
+    #[arg(long, env = "PARLOR_LEASE_MS", default_value_t = 3000)]
+    lease_ms: u64,
 }
 
 #[derive(Args, Debug)]
@@ -309,9 +322,16 @@ fn serve(args: ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         println!("Parlor is running at http://{}", listener.local_addr()?);
+        let cluster = args.redis.map(|redis| parlor_server::cluster::ClusterConfig {
+            redis,
+            prefix: args.redis_prefix,
+            node: args.node.unwrap_or_else(default_node_name),
+            lease: std::time::Duration::from_millis(args.lease_ms.max(400)),
+        });
         let config = parlor_server::Config {
             database: args.database,
             grace: std::time::Duration::from_secs(args.grace_seconds),
+            cluster,
             ..parlor_server::Config::default()
         };
         let shutdown = tokio_util::sync::CancellationToken::new();
@@ -332,6 +352,19 @@ fn serve(args: ServeArgs) -> Result<()> {
         parlor_server::run(listener, config, shutdown).await?;
         Ok(())
     })
+}
+
+/// A node name that differs between machines and between runs: the host name, the process id and the time.
+fn default_node_name() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "node".to_owned());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{host}-{}-{:05x}", std::process::id(), nanos >> 12)
 }
 
 fn loadtest(args: LoadtestArgs) -> Result<()> {

@@ -54,6 +54,8 @@ pub enum ErrorCode {
     BadSpec,
     /// The server failed; the game is safe; try again.
     Internal,
+    /// The table cannot take moves for a moment (it is moving to another server); try again.
+    Unavailable,
 }
 
 /// The state of a challenge.

@@ -1,6 +1,7 @@
 //! The HTTP side: routes, the identity cookie, the game API, health and metrics, and `run`, the single entry point.
 
 use crate::assets;
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::games::{GameSetup, Step};
 use crate::hub::Hub;
@@ -34,6 +35,9 @@ pub enum ServerError {
     /// The listener.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+    /// Joining the site (Redis, or a database that is not PostgreSQL).
+    #[error("cluster: {0}")]
+    Cluster(String),
     /// The stored cookie key is unusable.
     #[error("cookie key: {0}")]
     Key(String),
@@ -94,13 +98,35 @@ pub async fn run(
     let key = cookie_key(&store).await?;
     let metrics = Arc::new(Metrics::default());
     let (persist, writer) = Persist::start((*store).clone(), metrics.clone());
+    let cluster = match &config.cluster {
+        Some(c) => {
+            if store.backend() != parlor_store::Backend::Postgres {
+                return Err(ServerError::Cluster(
+                    "several nodes need a shared PostgreSQL database (--database postgres://...)".into(),
+                ));
+            }
+            Some(
+                Cluster::connect(c)
+                    .await
+                    .map_err(|e| ServerError::Cluster(e.to_string()))?,
+            )
+        }
+        None => None,
+    };
     let hub = Arc::new(Hub::new(
         config,
         store.clone(),
         persist,
         metrics,
         shutdown.clone(),
+        cluster.clone(),
     ));
+    if let Some(cluster) = &cluster {
+        cluster
+            .start(&hub)
+            .await
+            .map_err(|e| ServerError::Cluster(e.to_string()))?;
+    }
     let restored = hub.restore().await?;
     tracing::info!(restored, addr = ?listener.local_addr().ok(), "parlor serving");
 
@@ -120,6 +146,8 @@ pub async fn run(
         .route("/ws", get(websocket))
         .route("/api/game/{id}", get(api_game))
         .route("/api/game/{id}/export", get(api_export))
+        .route("/api/cluster", get(api_cluster))
+        .route("/api/table/{id}/owner", get(api_owner))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
         .merge(crate::image::routes())
@@ -135,6 +163,11 @@ pub async fn run(
     shutdown.cancel();
     hub.tracker.close();
     hub.tracker.wait().await;
+    if let Some(cluster) = &cluster {
+        // Every table task has ended: give the tables to the other nodes at once.
+        cluster.leave(cluster.held_tables()).await;
+    }
+    drop(cluster);
     drop(hub);
     let _ = tokio::time::timeout(std::time::Duration::from_secs(10), writer).await;
     store.close().await;
@@ -378,4 +411,28 @@ async fn api_export(State(state): State<AppState>, Path(id): Path<String>) -> Re
         game.export(&info),
     )
         .into_response()
+}
+
+/// This node's view of the site: its name, the live nodes, how many tables it owns.
+async fn api_cluster(State(state): State<AppState>) -> Response {
+    let hub = &state.hub;
+    let body = match &hub.cluster {
+        Some(c) => serde_json::json!({"node": c.node, "nodes": c.nodes(), "owned": c.owned()}),
+        None => serde_json::json!({"node": null, "nodes": [], "owned": hub.table_ids().len()}),
+    };
+    Json(body).into_response()
+}
+
+/// The node that owns a table.
+async fn api_owner(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let hub = &state.hub;
+    let node = match &hub.cluster {
+        Some(c) if hub.table(&id).is_some() => Some(c.node.clone()),
+        Some(c) => c.owner(&id).await.ok().flatten(),
+        None => hub.table(&id).map(|_| "local".to_owned()),
+    };
+    match node {
+        Some(node) => Json(serde_json::json!({ "node": node })).into_response(),
+        None => (StatusCode::NOT_FOUND, "no node holds that table").into_response(),
+    }
 }

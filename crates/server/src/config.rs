@@ -13,6 +13,8 @@ pub struct Config {
     pub event_log: usize,
     /// Bytes of encoded events kept per table; the oldest go first when more would be kept.
     pub event_log_bytes: usize,
+    /// The site this node joins (PostgreSQL + Redis); `None` runs alone.
+    pub cluster: Option<crate::cluster::ClusterConfig>,
 }
 
 impl Default for Config {
@@ -22,6 +24,7 @@ impl Default for Config {
             grace: Duration::from_secs(60),
             event_log: crate::table::EVENT_LOG,
             event_log_bytes: crate::table::EVENT_LOG_BYTES,
+            cluster: None,
         }
     }
 }

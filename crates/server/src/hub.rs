@@ -1,6 +1,7 @@
 //! The hub: what all connections and tables share. The registry of tables and private codes, the lobby and its
 //! subscribers, who is online, and the stores.
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::outbox::{ConnId, Outbox, Session, encode};
@@ -9,7 +10,7 @@ use crate::table::{Cmd, Table};
 use parlor_protocol::{
     ChallengeState, ErrorCode, LobbyTable, OnlinePlayer, PlayerInfo, ServerMsg, TableSpec,
 };
-use parlor_store::{AnyStore, Relation, Store, StoreError};
+use parlor_store::{AnyStore, Relation, Store, StoreError, TableRecord};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -56,6 +57,17 @@ struct Challenge {
     spec: TableSpec,
 }
 
+/// Where a table's commands go.
+#[derive(Debug)]
+pub enum Route {
+    /// A table of this node: its inbox.
+    Local(mpsc::Sender<Cmd>),
+    /// A table owned by another node (scale-out): forward to it.
+    Remote(String),
+    /// No such table, or it has closed.
+    Missing,
+}
+
 /// State shared by the whole server.
 pub struct Hub {
     /// Settings.
@@ -70,6 +82,10 @@ pub struct Hub {
     pub shutdown: CancellationToken,
     /// Tasks to wait for at shutdown.
     pub tracker: TaskTracker,
+    /// The site this node is part of, when it runs with others (scale-out).
+    pub cluster: Option<Arc<Cluster>>,
+    /// Players visible on other nodes: their info and the nodes where they are.
+    remote_presence: Mutex<HashMap<String, (PlayerInfo, HashSet<String>)>>,
     tables: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
     codes: Mutex<HashMap<String, String>>,
     lobby: Mutex<Lobby>,
@@ -97,6 +113,7 @@ impl Hub {
         persist: Persist,
         metrics: Arc<Metrics>,
         shutdown: CancellationToken,
+        cluster: Option<Arc<Cluster>>,
     ) -> Hub {
         Hub {
             config,
@@ -105,6 +122,8 @@ impl Hub {
             metrics,
             shutdown,
             tracker: TaskTracker::new(),
+            cluster,
+            remote_presence: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
             codes: Mutex::new(HashMap::new()),
             lobby: Mutex::new(Lobby::default()),
@@ -129,13 +148,29 @@ impl Hub {
             return s;
         }
         let session = Arc::new(Session::new(info.clone()));
-        match self.store.relations(&info.id).await {
+        self.load_marks(&session).await;
+        let mut sessions = lock(&self.sessions);
+        // Another connection of the same player may have raced us: keep one session.
+        if let Some(s) = sessions.get(&info.id).and_then(Weak::upgrade) {
+            return s;
+        }
+        sessions.insert(info.id.clone(), Arc::downgrade(&session));
+        session
+    }
+
+    /// Loads a player's marks (block, mute, favourite) from the store into memory.
+    async fn load_marks(&self, session: &Session) {
+        let id = session.id();
+        match self.store.relations(&id).await {
             Ok(marks) => {
                 let mut blocks = HashSet::new();
                 let mut favs = HashSet::new();
+                let mut mutes = HashSet::new();
                 for (other, relation) in marks {
                     match relation {
-                        Relation::Mute => session.set_muted(&other, true),
+                        Relation::Mute => {
+                            mutes.insert(other);
+                        }
                         Relation::Block => {
                             blocks.insert(other);
                         }
@@ -144,18 +179,20 @@ impl Hub {
                         }
                     }
                 }
-                lock(&self.blocks).insert(info.id.clone(), blocks);
-                lock(&self.favourites).insert(info.id.clone(), favs);
+                session.set_mutes(mutes);
+                lock(&self.blocks).insert(id.clone(), blocks);
+                lock(&self.favourites).insert(id, favs);
             }
-            Err(e) => tracing::warn!(player = %info.id, error = %e, "could not load relations"),
+            Err(e) => tracing::warn!(player = %id, error = %e, "could not load relations"),
         }
-        let mut sessions = lock(&self.sessions);
-        // Another connection of the same player may have raced us: keep one session.
-        if let Some(s) = sessions.get(&info.id).and_then(Weak::upgrade) {
-            return s;
+    }
+
+    /// Another node changed a player's marks: reload them if the player has a session here.
+    pub async fn reload_marks(&self, player: &str) {
+        let session = lock(&self.sessions).get(player).and_then(Weak::upgrade);
+        if let Some(session) = session {
+            self.load_marks(&session).await;
         }
-        sessions.insert(info.id.clone(), Arc::downgrade(&session));
-        session
     }
 
     /// Whether `owner` blocked `other`.
@@ -192,6 +229,9 @@ impl Hub {
 
     /// A connection came: the player is online (unless they chose to appear offline). Returns their visibility.
     pub fn connected(&self, outbox: &Outbox) -> bool {
+        if let Some(cluster) = &self.cluster {
+            cluster.connected(outbox);
+        }
         let info = outbox.session().info();
         let mut presence = lock(&self.presence);
         let entry = presence.entry(info.id.clone()).or_insert(Presence {
@@ -205,28 +245,123 @@ impl Hub {
         let visible = entry.visible;
         drop(presence);
         if first {
-            self.announce_presence(&info, true);
+            self.visible_here(&info, true);
         }
         visible
     }
 
     /// A connection went: the player goes offline with their last connection, and their challenges lapse.
-    pub fn disconnected(&self, conn: ConnId, player: &str) {
+    pub async fn disconnected(&self, conn: ConnId, player: &str) {
+        if let Some(cluster) = &self.cluster {
+            cluster.disconnected(conn);
+        }
         lock(&self.lobby).subscribers.remove(&conn);
-        let mut presence = lock(&self.presence);
-        let Some(entry) = presence.get_mut(player) else {
-            return;
-        };
-        entry.outboxes.remove(&conn);
-        if entry.outboxes.is_empty() {
-            let info = entry.info.clone();
-            let visible = entry.visible;
-            presence.remove(player);
-            drop(presence);
-            if visible {
-                self.announce_presence(&info, false);
+        let last = {
+            let mut presence = lock(&self.presence);
+            let Some(entry) = presence.get_mut(player) else {
+                return;
+            };
+            entry.outboxes.remove(&conn);
+            if entry.outboxes.is_empty() {
+                let last = (entry.info.clone(), entry.visible);
+                presence.remove(player);
+                Some(last)
+            } else {
+                None
             }
-            self.challenges_gone(player);
+        };
+        if let Some((info, visible)) = last {
+            if visible {
+                self.visible_here(&info, false);
+            }
+            if !self.is_connected_anywhere(player) {
+                self.challenges_gone(player).await;
+            }
+        }
+    }
+
+    /// A player became visible on this node, or stopped being: other nodes are told, and lobby watchers here
+    /// if that changes whether the player is online at all.
+    fn visible_here(&self, info: &PlayerInfo, online: bool) {
+        if let Some(cluster) = &self.cluster {
+            cluster.presence(info, online);
+        }
+        if !self.is_visible_elsewhere(&info.id) {
+            self.announce_presence(info, online);
+        }
+    }
+
+    fn is_visible_elsewhere(&self, player: &str) -> bool {
+        lock(&self.remote_presence)
+            .get(player)
+            .is_some_and(|(_, nodes)| !nodes.is_empty())
+    }
+
+    fn is_connected_anywhere(&self, player: &str) -> bool {
+        lock(&self.presence).contains_key(player) || self.is_visible_elsewhere(player)
+    }
+
+    /// What other nodes said of who is online there (a node joining the site).
+    pub fn presence_load(&self, online: Vec<(String, PlayerInfo)>) {
+        let mut remote = lock(&self.remote_presence);
+        remote.clear();
+        for (node, info) in online {
+            remote
+                .entry(info.id.clone())
+                .or_insert_with(|| (info.clone(), HashSet::new()))
+                .1
+                .insert(node);
+        }
+    }
+
+    /// A player became visible on another node.
+    pub fn remote_online(&self, node: &str, info: PlayerInfo) {
+        let was = self.is_online(&info.id);
+        {
+            let mut remote = lock(&self.remote_presence);
+            let entry = remote
+                .entry(info.id.clone())
+                .or_insert_with(|| (info.clone(), HashSet::new()));
+            entry.0 = info.clone();
+            entry.1.insert(node.to_owned());
+        }
+        if !was {
+            self.announce_presence(&info, true);
+        }
+    }
+
+    /// A player stopped being visible on another node.
+    pub fn remote_offline(&self, node: &str, player: &str) {
+        let info = {
+            let mut remote = lock(&self.remote_presence);
+            let Some((info, nodes)) = remote.get_mut(player) else {
+                return;
+            };
+            nodes.remove(node);
+            let info = info.clone();
+            if nodes.is_empty() {
+                remote.remove(player);
+            }
+            info
+        };
+        if !self.is_online(player) {
+            self.announce_presence(&info, false);
+        }
+    }
+
+    /// A node is gone: its players are no longer online there, and their challenges lapse if they are nowhere.
+    pub fn node_gone(self: &Arc<Self>, node: &str) {
+        let players: Vec<String> = lock(&self.remote_presence)
+            .iter()
+            .filter(|(_, (_, nodes))| nodes.contains(node))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for player in players {
+            self.remote_offline(node, &player);
+            if !self.is_connected_anywhere(&player) {
+                let hub = self.clone();
+                tokio::spawn(async move { hub.challenges_gone(&player).await });
+            }
         }
     }
 
@@ -235,33 +370,49 @@ impl Hub {
         if let Some(entry) = lock(&self.presence).get_mut(&info.id) {
             entry.info = info.clone();
         }
+        if let Some(cluster) = &self.cluster {
+            cluster.renamed(info);
+        }
     }
 
-    /// Whether a player is online and visible.
+    /// A player changed their name on another node: tables and lists here follow.
+    pub fn renamed_elsewhere(&self, info: PlayerInfo) {
+        if let Some(entry) = lock(&self.remote_presence).get_mut(&info.id) {
+            entry.0 = info.clone();
+        }
+        if let Some(session) = lock(&self.sessions).get(&info.id).and_then(Weak::upgrade) {
+            session.rename(info.name.clone());
+        }
+        self.to_all_tables(|| Cmd::Renamed { player: info.clone() });
+    }
+
+    /// Whether a player is online and visible (on any node).
     pub fn is_online(&self, player: &str) -> bool {
         lock(&self.presence)
             .get(player)
             .is_some_and(|p| !p.outboxes.is_empty() && p.visible)
+            || self.is_visible_elsewhere(player)
     }
 
     /// Sets a player's visibility; going offline withdraws their challenges.
-    pub fn set_visible(&self, info: &PlayerInfo, visible: bool) {
-        let mut presence = lock(&self.presence);
-        let Some(entry) = presence.get_mut(&info.id) else {
-            return;
-        };
-        if entry.visible == visible {
-            return;
+    pub async fn set_visible(&self, info: &PlayerInfo, visible: bool) {
+        {
+            let mut presence = lock(&self.presence);
+            let Some(entry) = presence.get_mut(&info.id) else {
+                return;
+            };
+            if entry.visible == visible {
+                return;
+            }
+            entry.visible = visible;
         }
-        entry.visible = visible;
-        drop(presence);
-        self.announce_presence(info, visible);
+        self.visible_here(info, visible);
         if !visible {
-            self.challenges_gone(&info.id);
+            self.challenges_gone(&info.id).await;
         }
     }
 
-    /// Sends a message to every connection of a player.
+    /// Sends a message to every connection of a player on this node.
     pub fn to_player(&self, player: &str, msg: &ServerMsg) {
         let text = encode(msg);
         if let Some(p) = lock(&self.presence).get(player) {
@@ -282,28 +433,89 @@ impl Hub {
         }
     }
 
+    /// Tells both players of a challenge's news, on every node.
     fn tell_both(&self, c: &Challenge, state: ChallengeState, table: Option<String>) {
+        if let Some(cluster) = &self.cluster {
+            cluster.challenge_news(&c.id, &c.from, &c.to, &c.spec, state, table.clone());
+        }
         let msg = Hub::challenge_msg(c, state, table);
         self.to_player(&c.from.id, &msg);
         self.to_player(&c.to.id, &msg);
+    }
+
+    /// News of a challenge from another node: keep the list of pending ones, tell the players connected here.
+    pub fn challenge_apply(
+        &self,
+        id: String,
+        from: PlayerInfo,
+        to: PlayerInfo,
+        spec: TableSpec,
+        state: ChallengeState,
+        table: Option<String>,
+    ) {
+        let c = Challenge { id, from, to, spec };
+        if state == ChallengeState::Pending {
+            lock(&self.challenges).insert(c.id.clone(), c.clone());
+        } else {
+            lock(&self.challenges).remove(&c.id);
+        }
+        let msg = Hub::challenge_msg(&c, state, table);
+        self.to_player(&c.from.id, &msg);
+        self.to_player(&c.to.id, &msg);
+    }
+
+    /// Takes a pending challenge out of the list if `keep` says so; in a site, only one node can.
+    async fn claim(&self, id: &str, keep: impl Fn(&Challenge) -> bool) -> Option<Challenge> {
+        lock(&self.challenges).get(id).filter(|c| keep(c))?;
+        if let Some(cluster) = &self.cluster
+            && !cluster.challenge_claim(id).await
+        {
+            lock(&self.challenges).remove(id);
+            return None;
+        }
+        lock(&self.challenges).remove(id)
     }
 
     /// `from` challenges player `to` to a game.
     ///
     /// # Errors
     /// The code and words to send back: the player is offline, blocked, or the spec is invalid.
-    pub fn challenge(&self, from: PlayerInfo, to: &str, spec: TableSpec) -> Result<(), (ErrorCode, String)> {
+    pub async fn challenge(
+        &self,
+        from: PlayerInfo,
+        to: &str,
+        spec: TableSpec,
+    ) -> Result<(), (ErrorCode, String)> {
         if to == from.id {
             return Err((ErrorCode::NotAllowed, "you cannot challenge yourself".into()));
         }
-        if self.has_blocked(to, &from.id) || self.has_blocked(&from.id, to) {
+        let blocked_by_them = match lock(&self.blocks).get(to) {
+            Some(b) => Some(b.contains(&from.id)),
+            None => None,
+        };
+        let blocked_by_them = match blocked_by_them {
+            Some(b) => b,
+            // Not connected here: ask the store.
+            None => self
+                .store
+                .relations(to)
+                .await
+                .map(|marks| {
+                    marks
+                        .iter()
+                        .any(|(other, r)| *other == from.id && *r == Relation::Block)
+                })
+                .unwrap_or(false),
+        };
+        if blocked_by_them || self.has_blocked(&from.id, to) {
             return Err((ErrorCode::Blocked, "you cannot challenge this player".into()));
         }
-        let Some(to) = lock(&self.presence)
+        let local = lock(&self.presence)
             .get(to)
             .filter(|p| p.visible && !p.outboxes.is_empty())
-            .map(|p| p.info.clone())
-        else {
+            .map(|p| p.info.clone());
+        let to = local.or_else(|| lock(&self.remote_presence).get(to).map(|(info, _)| info.clone()));
+        let Some(to) = to else {
             return Err((ErrorCode::PlayerOffline, "that player is not online".into()));
         };
         crate::table::validate_spec(&spec).map_err(|e| (ErrorCode::BadSpec, e))?;
@@ -313,6 +525,14 @@ impl Hub {
             to,
             spec,
         };
+        if let Some(cluster) = &self.cluster
+            && !cluster.challenge_stored(&challenge.id).await
+        {
+            return Err((
+                ErrorCode::Internal,
+                "could not send the challenge; try again".into(),
+            ));
+        }
         lock(&self.challenges).insert(challenge.id.clone(), challenge.clone());
         self.tell_both(&challenge, ChallengeState::Pending, None);
         Ok(())
@@ -322,17 +542,13 @@ impl Hub {
     ///
     /// # Errors
     /// `challenge_not_found` if there is no such pending challenge of theirs.
-    pub fn cancel_challenge(&self, player: &str, id: &str) -> Result<(), (ErrorCode, String)> {
-        let mut challenges = lock(&self.challenges);
-        match challenges.get(id) {
-            Some(c) if c.from.id == player => {
-                let c = challenges.remove(id).ok_or_else(not_found)?;
-                drop(challenges);
-                self.tell_both(&c, ChallengeState::Cancelled, None);
-                Ok(())
-            }
-            _ => Err(not_found()),
-        }
+    pub async fn cancel_challenge(&self, player: &str, id: &str) -> Result<(), (ErrorCode, String)> {
+        let c = self
+            .claim(id, |c| c.from.id == player)
+            .await
+            .ok_or_else(not_found)?;
+        self.tell_both(&c, ChallengeState::Cancelled, None);
+        Ok(())
     }
 
     /// The challenged player answers; an acceptance seats both at a new table at once.
@@ -345,13 +561,10 @@ impl Hub {
         id: &str,
         accept: bool,
     ) -> Result<(), (ErrorCode, String)> {
-        let challenge = {
-            let mut challenges = lock(&self.challenges);
-            match challenges.get(id) {
-                Some(c) if c.to.id == player => challenges.remove(id).ok_or_else(not_found)?,
-                _ => return Err(not_found()),
-            }
-        };
+        let challenge = self
+            .claim(id, |c| c.to.id == player)
+            .await
+            .ok_or_else(not_found)?;
         if !accept {
             self.tell_both(&challenge, ChallengeState::Declined, None);
             return Ok(());
@@ -369,18 +582,16 @@ impl Hub {
     }
 
     /// Every pending challenge from or to `player` lapses: the other side is told.
-    fn challenges_gone(&self, player: &str) {
-        let gone: Vec<Challenge> = {
-            let mut challenges = lock(&self.challenges);
-            let ids: Vec<String> = challenges
-                .values()
-                .filter(|c| c.from.id == player || c.to.id == player)
-                .map(|c| c.id.clone())
-                .collect();
-            ids.iter().filter_map(|id| challenges.remove(id)).collect()
-        };
-        for c in gone {
-            self.tell_both(&c, ChallengeState::Gone, None);
+    async fn challenges_gone(&self, player: &str) {
+        let ids: Vec<String> = lock(&self.challenges)
+            .values()
+            .filter(|c| c.from.id == player || c.to.id == player)
+            .map(|c| c.id.clone())
+            .collect();
+        for id in ids {
+            if let Some(c) = self.claim(&id, |_| true).await {
+                self.tell_both(&c, ChallengeState::Gone, None);
+            }
         }
     }
 
@@ -402,17 +613,28 @@ impl Hub {
         }
     }
 
-    /// Online visible players as `viewer` sees them, favourites first, then by name.
+    /// Online visible players as `viewer` sees them (on every node), favourites first, then by name.
     pub fn online_players(&self, viewer: &str) -> Vec<OnlinePlayer> {
-        let presence = lock(&self.presence);
-        let mut players: Vec<OnlinePlayer> = presence
-            .values()
-            .filter(|p| p.visible && !p.outboxes.is_empty())
-            .map(|p| OnlinePlayer {
-                player: p.info.clone(),
-                favourite: self.is_favourite(viewer, &p.info.id),
-            })
-            .collect();
+        let mut seen = HashSet::new();
+        let mut players: Vec<OnlinePlayer> = Vec::new();
+        {
+            let presence = lock(&self.presence);
+            for p in presence.values().filter(|p| p.visible && !p.outboxes.is_empty()) {
+                seen.insert(p.info.id.clone());
+                players.push(OnlinePlayer {
+                    player: p.info.clone(),
+                    favourite: self.is_favourite(viewer, &p.info.id),
+                });
+            }
+        }
+        for (id, (info, nodes)) in lock(&self.remote_presence).iter() {
+            if !nodes.is_empty() && seen.insert(id.clone()) {
+                players.push(OnlinePlayer {
+                    player: info.clone(),
+                    favourite: self.is_favourite(viewer, id),
+                });
+            }
+        }
         players.sort_by(|a, b| {
             b.favourite
                 .cmp(&a.favourite)
@@ -439,15 +661,39 @@ impl Hub {
         }
     }
 
-    /// A public table changed.
+    /// A public table of this node changed.
     pub fn lobby_update(&self, table: LobbyTable) {
+        if let Some(cluster) = &self.cluster {
+            cluster.lobby_changed(&table);
+        }
+        self.lobby_apply(table);
+    }
+
+    /// A public table changed (here or on another node): lobby watchers here are told.
+    pub fn lobby_apply(&self, table: LobbyTable) {
         let mut lobby = lock(&self.lobby);
         let text = encode(&ServerMsg::LobbyTable { table: table.clone() });
         lobby.tables.insert(table.id.clone(), table);
         lobby.subscribers.retain(|_, o| o.send_text(text.clone()));
     }
 
+    /// The site's lobby as stored in Redis (a node joining the site).
+    pub fn lobby_load(&self, tables: Vec<LobbyTable>) {
+        let mut lobby = lock(&self.lobby);
+        for table in tables {
+            lobby.tables.insert(table.id.clone(), table);
+        }
+    }
+
     fn lobby_remove(&self, id: &str) {
+        if let Some(cluster) = &self.cluster {
+            cluster.lobby_gone(id);
+        }
+        self.lobby_remove_local(id);
+    }
+
+    /// A public table is gone (here or on another node).
+    pub fn lobby_remove_local(&self, id: &str) {
         let mut lobby = lock(&self.lobby);
         if lobby.tables.remove(id).is_some() {
             let text = encode(&ServerMsg::LobbyGone { id: id.to_owned() });
@@ -455,24 +701,135 @@ impl Hub {
         }
     }
 
-    /// The inbox of a table.
+    /// The inbox of a table of this node.
     pub fn table(&self, id: &str) -> Option<mpsc::Sender<Cmd>> {
         lock(&self.tables).get(id).cloned()
     }
 
-    /// The id of the table with a private code (case-insensitive).
-    pub fn table_by_code(&self, code: &str) -> Option<String> {
-        lock(&self.codes).get(&code.trim().to_ascii_uppercase()).cloned()
+    /// The ids of this node's tables.
+    pub fn table_ids(&self) -> Vec<String> {
+        lock(&self.tables).keys().cloned().collect()
+    }
+
+    /// Where a table's commands go: this node, the node that owns it, or nowhere. In a site, a table nobody
+    /// holds (its node died) is taken over here.
+    pub async fn route(self: &Arc<Self>, id: &str) -> Route {
+        if let Some(tx) = self.table(id) {
+            return Route::Local(tx);
+        }
+        let Some(cluster) = &self.cluster else {
+            return Route::Missing;
+        };
+        for attempt in 0..20 {
+            if let Some(tx) = self.table(id) {
+                return Route::Local(tx);
+            }
+            match cluster.owner(id).await {
+                Ok(Some(node)) if node != cluster.node => return Route::Remote(node),
+                // Ours, but being restored right now: wait for it.
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    if cluster.take_over(self, id).await {
+                        if let Some(tx) = self.table(id) {
+                            return Route::Local(tx);
+                        }
+                    } else if attempt > 0 && matches!(cluster.owner(id).await, Ok(None)) {
+                        // Nobody holds it and it cannot be taken: it does not exist or has closed.
+                        return Route::Missing;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(table = %id, error = %e, "cannot find a table's owner");
+                    return Route::Missing;
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        Route::Missing
+    }
+
+    /// Tells a connection that a table does not exist.
+    pub fn table_missing(&self, outbox: &Outbox, table: &str) {
+        outbox.send(&ServerMsg::Error {
+            code: ErrorCode::TableNotFound,
+            message: "no such table, or it has closed".to_owned(),
+            table: Some(table.to_owned()),
+            ack: None,
+        });
+    }
+
+    /// A table moved to another node (or back here): this node's connections watching it open it again there
+    /// and get its whole state.
+    pub async fn reopen(self: &Arc<Self>, table: &str) {
+        let Some(cluster) = &self.cluster else { return };
+        let watchers = cluster.watchers(table);
+        if watchers.is_empty() {
+            return;
+        }
+        let route = self.route(table).await;
+        for outbox in watchers {
+            let msg = parlor_protocol::ClientMsg::Open {
+                table: Some(table.to_owned()),
+                code: None,
+                since: None,
+            };
+            match &route {
+                Route::Local(tx) => {
+                    if let Some(cmd) = crate::ws::command(msg, outbox) {
+                        let _ = tx.send(cmd).await;
+                    }
+                }
+                Route::Remote(node) => cluster.forward(node, &outbox, msg),
+                Route::Missing => self.table_missing(&outbox, table),
+            }
+        }
+    }
+
+    /// The id of the table with a private code (case-insensitive), on any node.
+    pub async fn table_by_code(&self, code: &str) -> Option<String> {
+        let code = code.trim().to_ascii_uppercase();
+        if let Some(id) = lock(&self.codes).get(&code).cloned() {
+            return Some(id);
+        }
+        self.cluster.as_ref()?;
+        match self.store.table_by_code(&code).await {
+            Ok(Some(t)) if t.status != parlor_store::table_status::CLOSED => Some(t.id),
+            _ => None,
+        }
     }
 
     /// Forgets a closed table.
-    pub fn remove_table(&self, id: &str, code: Option<&str>) {
-        lock(&self.tables).remove(id);
+    pub async fn remove_table(&self, id: &str, code: Option<&str>) {
+        self.forget_table(id, code);
+        self.lobby_remove(id);
+        if let Some(cluster) = &self.cluster {
+            cluster.closed(id).await;
+        }
+    }
+
+    /// Forgets a table that stopped here (closed, or moved to another node).
+    pub fn forget_table(&self, id: &str, code: Option<&str>) {
+        if lock(&self.tables).remove(id).is_some() {
+            self.metrics.tables.fetch_sub(1, Ordering::Relaxed);
+        }
         if let Some(code) = code {
             lock(&self.codes).remove(code);
         }
-        self.lobby_remove(id);
-        self.metrics.tables.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// A table of this node lost its lease: it stopped; this node's connections watching it follow it.
+    pub async fn evicted(self: &Arc<Self>, id: &str, code: Option<&str>) {
+        self.forget_table(id, code);
+        if let Some(cluster) = &self.cluster {
+            cluster.evicted(id);
+        }
+        let hub = self.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move {
+            // Give the new owner a moment to restore the table.
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            hub.reopen(&id).await;
+        });
     }
 
     fn new_code(&self) -> String {
@@ -513,6 +870,15 @@ impl Hub {
             .create_table(&table.record())
             .await
             .map_err(|e: StoreError| e.to_string())?;
+        if let Some(cluster) = &self.cluster
+            && !cluster.claim_new(self, &id).await
+        {
+            let _ = self
+                .store
+                .update_table_status(&id, parlor_store::table_status::CLOSED, crate::table::now_ms())
+                .await;
+            return Err("the site is busy (no lease for a new table); try again".to_owned());
+        }
         self.spawn(table, tx, rx, code.clone());
         Ok((id, code))
     }
@@ -533,31 +899,57 @@ impl Hub {
         self.tracker.spawn(table.run(rx));
     }
 
-    /// Brings back every open table and live game from the store (after a restart).
+    /// Brings back every open table and live game from the store (after a restart). In a site, only the
+    /// tables no live node holds.
     ///
     /// # Errors
     /// The store's error.
     pub async fn restore(self: &Arc<Self>) -> Result<usize, StoreError> {
         let tables = self.store.open_tables().await?;
+        if let Some(cluster) = &self.cluster {
+            let mut restored = 0;
+            for record in tables {
+                if matches!(cluster.owner(&record.id).await, Ok(None))
+                    && cluster.take_over(self, &record.id).await
+                {
+                    restored += 1;
+                }
+            }
+            return Ok(restored);
+        }
         let games = self.store.live_games().await?;
         let mut by_table: HashMap<String, parlor_store::StoredGame> =
             games.into_iter().map(|g| (g.game.table_id.clone(), g)).collect();
         let mut restored = 0;
         for record in tables {
             let live = by_table.remove(&record.id);
-            let (tx, rx) = mpsc::channel(INBOX);
-            match Table::restore(self.clone(), &record, live.as_ref(), tx.downgrade()) {
-                Ok(table) => {
-                    if live.is_some() {
-                        self.metrics.live_games.fetch_add(1, Ordering::Relaxed);
-                    }
-                    self.spawn(table, tx, rx, record.code.clone());
-                    restored += 1;
-                }
-                Err(e) => tracing::error!(table = %record.id, error = %e, "could not restore table"),
+            if self.restore_one(&record, live.as_ref()) {
+                restored += 1;
             }
         }
         Ok(restored)
+    }
+
+    /// Starts one stored table, with its live game if any. Returns false if it does not replay.
+    pub fn restore_one(
+        self: &Arc<Self>,
+        record: &TableRecord,
+        live: Option<&parlor_store::StoredGame>,
+    ) -> bool {
+        let (tx, rx) = mpsc::channel(INBOX);
+        match Table::restore(self.clone(), record, live, tx.downgrade()) {
+            Ok(table) => {
+                if live.is_some() {
+                    self.metrics.live_games.fetch_add(1, Ordering::Relaxed);
+                }
+                self.spawn(table, tx, rx, record.code.clone());
+                true
+            }
+            Err(e) => {
+                tracing::error!(table = %record.id, error = %e, "could not restore table");
+                false
+            }
+        }
     }
 
     /// Stores a chat line.

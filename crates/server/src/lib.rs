@@ -10,11 +10,13 @@
 //! - [`clock`]: base, increment and per-move cap. [`cpu`]: CPU seats. [`rating`]: Glicko-2. [`games`]: makes any game from its setup.
 //! - [`persist`]: group commit to the store. [`outbox`]: a connection's outgoing queue. [`assets`]: the web client.
 //! - [`image`]: `/image/{game}.{svg,png}`, pictures of positions with an LRU of PNGs.
+//! - [`cluster`]: several nodes as one site (PostgreSQL + Redis): leases, forwarding, shared lobby and presence.
 //! - [`metrics`]: `/metrics`. [`config`]: settings. [`loadtest`]: `parlor loadtest`, real clients for load.
 
 pub mod app;
 pub mod assets;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod cpu;
 pub mod games;

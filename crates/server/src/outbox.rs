@@ -66,6 +66,14 @@ impl Session {
         self.muted.read().map(|m| m.contains(other)).unwrap_or(false)
     }
 
+    /// Replaces every mute (marks reloaded from the store).
+    pub fn set_mutes(&self, mutes: HashSet<String>) {
+        match self.muted.write() {
+            Ok(mut m) => *m = mutes,
+            Err(e) => *e.into_inner() = mutes,
+        }
+    }
+
     /// Sets or clears a mute.
     pub fn set_muted(&self, other: &str, on: bool) {
         if let Ok(mut m) = self.muted.write() {

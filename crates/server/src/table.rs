@@ -112,6 +112,8 @@ pub enum Cmd {
         /// The player now.
         player: PlayerInfo,
     },
+    /// Stop at once without writing: another node holds the table now (scale-out).
+    Evict,
     /// A CPU finished thinking.
     CpuMoved {
         /// Game id it thought about.
@@ -304,11 +306,13 @@ pub struct Table {
     rematch: BTreeSet<u8>,
     chat: VecDeque<ChatLine>,
     idle_since: Option<Instant>,
+    /// Another node holds the table now: stop without writing.
+    lost: bool,
     hub: Arc<Hub>,
     me: mpsc::WeakSender<Cmd>,
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
@@ -394,6 +398,7 @@ impl Table {
             rematch: BTreeSet::new(),
             chat: VecDeque::new(),
             idle_since: None,
+            lost: false,
             hub,
             me,
         })
@@ -443,6 +448,7 @@ impl Table {
             rematch: BTreeSet::new(),
             chat: VecDeque::new(),
             idle_since: None,
+            lost: false,
             hub,
             me,
         };
@@ -572,6 +578,9 @@ impl Table {
                 () = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => self.on_timer().await,
                 () = shutdown.cancelled() => break,
             }
+            if self.lost {
+                break;
+            }
             if self.should_close() {
                 self.close().await;
                 return;
@@ -582,6 +591,44 @@ impl Table {
         {
             stop.store(true, Ordering::Relaxed);
         }
+        if self.lost {
+            tracing::warn!(table = %self.id, "another node holds this table now: stopping here");
+            self.hub.evicted(&self.id, self.code.as_deref()).await;
+        }
+    }
+
+    /// Commits writes for this table. In a site, only while this node holds the table's lease, and fenced by
+    /// its token: a node that lost the table can no longer write for it.
+    async fn commit(&mut self, mut writes: Vec<Write>) -> Result<(), parlor_store::StoreError> {
+        if writes.is_empty() {
+            return Ok(());
+        }
+        if let Some(cluster) = &self.hub.cluster {
+            let Some(epoch) = cluster.may_write(&self.id) else {
+                return Err(parlor_store::StoreError::Fenced(
+                    "this server cannot renew its hold on the table".to_owned(),
+                ));
+            };
+            writes.insert(
+                0,
+                Write::Fenced {
+                    table_id: self.id.clone(),
+                    epoch,
+                },
+            );
+        }
+        let result = self.hub.persist.commit(writes).await;
+        if matches!(&result, Err(parlor_store::StoreError::Fenced(_)))
+            && self
+                .hub
+                .cluster
+                .as_ref()
+                .is_some_and(|c| c.may_write(&self.id).is_some())
+        {
+            // The database says another node took the table while our lease looked fine: stop here.
+            self.lost = true;
+        }
+        result
     }
 
     /// Loads the latest stored chat lines (a restored table), with their authors' names.
@@ -665,7 +712,7 @@ impl Table {
                 updated_ms: now_ms(),
             }])
             .await;
-        self.hub.remove_table(&self.id, self.code.as_deref());
+        self.hub.remove_table(&self.id, self.code.as_deref()).await;
     }
 
     async fn handle(&mut self, cmd: Cmd) {
@@ -691,6 +738,7 @@ impl Table {
             Cmd::Chat { outbox, text } => self.chat(&outbox, text).await,
             Cmd::Renamed { player } => self.renamed(player),
             Cmd::CpuMoved { game_id, ply, wire } => self.cpu_moved(&game_id, ply, wire).await,
+            Cmd::Evict => self.lost = true,
         }
         self.update_idle();
     }
@@ -788,7 +836,7 @@ impl Table {
         }
     }
 
-    async fn save_seats(&self) {
+    async fn save_seats(&mut self) {
         let mut writes = vec![Write::UpdateTable {
             id: self.id.clone(),
             status: None,
@@ -801,7 +849,7 @@ impl Table {
                 seats: self.seats_json(),
             });
         }
-        if let Err(e) = self.hub.persist.commit(writes).await {
+        if let Err(e) = self.commit(writes).await {
             tracing::warn!(table = %self.id, error = %e, "could not store seats");
         }
     }
@@ -1038,7 +1086,7 @@ impl Table {
                 updated_ms: now_ms(),
             },
         ];
-        if let Err(e) = self.hub.persist.commit(writes).await {
+        if let Err(e) = self.commit(writes).await {
             tracing::error!(table = %self.id, error = %e, "cannot store new game");
             self.next_first = first;
             return;
@@ -1177,7 +1225,7 @@ impl Table {
         if ended {
             writes.extend(self.finish_writes().await);
         }
-        if let Err(e) = self.hub.persist.commit(writes).await {
+        if let Err(e) = self.commit(writes).await {
             tracing::error!(table = %self.id, error = %e, "could not store a move; refusing it");
             if let Some(live) = self.game.as_mut() {
                 live.steps.pop();
@@ -1186,10 +1234,16 @@ impl Table {
                 }
                 live.clock = clock_before;
             }
-            refuse(
-                ErrorCode::Internal,
-                "the move could not be stored; try again".to_owned(),
-            );
+            match e {
+                parlor_store::StoreError::Fenced(_) => refuse(
+                    ErrorCode::Unavailable,
+                    "this table is moving to another server; try again in a moment".to_owned(),
+                ),
+                _ => refuse(
+                    ErrorCode::Internal,
+                    "the move could not be stored; try again".to_owned(),
+                ),
+            }
             return;
         }
         let Some(live) = self.game.as_mut() else { return };
@@ -1377,7 +1431,7 @@ impl Table {
             at_ms: now_ms(),
         })];
         writes.extend(extra);
-        match self.hub.persist.commit(writes).await {
+        match self.commit(writes).await {
             Ok(()) => true,
             Err(e) => {
                 tracing::error!(table = %self.id, error = %e, "could not store game event");
@@ -1414,7 +1468,7 @@ impl Table {
         };
         let mut ok = self.record_event(kind, seat, None).await;
         if ok && !extra.is_empty() {
-            ok = self.hub.persist.commit(extra).await.is_ok();
+            ok = self.commit(extra).await.is_ok();
         }
         let Some(live) = self.game.as_mut() else {
             return Err("no game".into());
@@ -1521,7 +1575,7 @@ impl Table {
             stop.store(true, Ordering::Relaxed);
         }
         let writes = self.finish_writes().await;
-        if self.record_event("aborted", seat, None).await && self.hub.persist.commit(writes).await.is_ok() {
+        if self.record_event("aborted", seat, None).await && self.commit(writes).await.is_ok() {
             self.announce_end();
         } else if let Some(live) = self.game.as_mut() {
             live.aborted = false;

@@ -2,7 +2,7 @@
 //! connection's outbox. Bad input gets a clear error; only a broken protocol (no cookie, wrong version, oversized
 //! frames, floods) closes the socket.
 
-use crate::hub::Hub;
+use crate::hub::{Hub, Route};
 use crate::outbox::{Out, Outbox};
 use crate::table::Cmd;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
@@ -210,12 +210,12 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
         }
     }
 
-    for table in &reader.open {
-        if let Some(tx) = hub.table(table) {
-            let _ = tx.send(Cmd::Close { conn }).await;
-        }
+    for table in std::mem::take(&mut reader.open) {
+        let _ = reader
+            .to_table(&table, ClientMsg::Close { table: table.clone() })
+            .await;
     }
-    hub.disconnected(conn, &session.id());
+    hub.disconnected(conn, &session.id()).await;
     hub.metrics.connections.fetch_sub(1, Ordering::Relaxed);
     drop(reader);
     drop(outbox);
@@ -240,29 +240,43 @@ impl Reader {
         });
     }
 
-    async fn to_table(&self, table: &str, cmd: Cmd) {
-        match self.hub.table(table) {
-            Some(tx) => {
-                let _ = tx.send(cmd).await;
+    /// Sends a table message to the table, on this node or the node that owns it. False if there is no such
+    /// table (the client was told).
+    async fn to_table(&self, table: &str, msg: ClientMsg) -> bool {
+        match self.hub.route(table).await {
+            Route::Local(tx) => {
+                if let Some(cmd) = command(msg, self.outbox.clone()) {
+                    let _ = tx.send(cmd).await;
+                }
+                true
             }
-            None => self.error(
-                ErrorCode::TableNotFound,
-                "no such table, or it has closed",
-                Some(table),
-            ),
+            Route::Remote(node) => {
+                if let Some(cluster) = &self.hub.cluster {
+                    cluster.forward(&node, &self.outbox, msg);
+                }
+                true
+            }
+            Route::Missing => {
+                self.hub.table_missing(&self.outbox, table);
+                false
+            }
         }
     }
 
-    async fn open_table(&mut self, table: String, since: Option<u64>) {
-        self.to_table(
-            &table,
-            Cmd::Open {
-                outbox: self.outbox.clone(),
-                since,
-            },
-        )
-        .await;
+    async fn open_table(&mut self, table: String, since: Option<u64>) -> bool {
+        let open = ClientMsg::Open {
+            table: Some(table.clone()),
+            code: None,
+            since,
+        };
+        if !self.to_table(&table, open).await {
+            return false;
+        }
+        if let Some(cluster) = &self.hub.cluster {
+            cluster.watch(&table, self.outbox.conn(), true);
+        }
         self.open.insert(table);
+        true
     }
 
     async fn dispatch(&mut self, msg: ClientMsg) {
@@ -295,7 +309,7 @@ impl Reader {
                             table: table.clone(),
                             code,
                         });
-                        self.open_table(table, None).await;
+                        let _ = self.open_table(table, None).await;
                     }
                     Err(e) => self.error(ErrorCode::BadSpec, e, None),
                 }
@@ -308,7 +322,7 @@ impl Reader {
                             self.error(ErrorCode::RateLimited, "too many wrong codes", None);
                             return;
                         }
-                        let found = self.hub.table_by_code(&code);
+                        let found = self.hub.table_by_code(&code).await;
                         if found.is_none() {
                             self.bad_codes += 1;
                         }
@@ -317,30 +331,39 @@ impl Reader {
                     (None, None) => None,
                 };
                 match id {
-                    Some(id) if self.hub.table(&id).is_some() => self.open_table(id, since).await,
-                    _ => self.error(ErrorCode::TableNotFound, "no such table, or it has closed", None),
+                    Some(id) => {
+                        let _ = self.open_table(id, since).await;
+                    }
+                    None => self.error(ErrorCode::TableNotFound, "no such table, or it has closed", None),
                 }
             }
             ClientMsg::Close { table } => {
                 if self.open.remove(&table) {
-                    self.to_table(&table, Cmd::Close { conn: outbox.conn() }).await;
+                    if let Some(cluster) = &self.hub.cluster {
+                        cluster.watch(&table, outbox.conn(), false);
+                    }
+                    let _ = self
+                        .to_table(&table, ClientMsg::Close { table: table.clone() })
+                        .await;
                 }
             }
             ClientMsg::Sit { table, seat, confirm } => {
-                if !self.open.contains(&table) && self.hub.table(&table).is_some() {
-                    self.open_table(table.clone(), None).await;
+                if !self.open.contains(&table) && !self.open_table(table.clone(), None).await {
+                    return;
                 }
-                self.to_table(
-                    &table,
-                    Cmd::Sit {
-                        outbox,
-                        seat,
-                        confirm,
-                    },
-                )
-                .await;
+                let _ = self
+                    .to_table(&table.clone(), ClientMsg::Sit { table, seat, confirm })
+                    .await;
             }
-            ClientMsg::Stand { table } => self.to_table(&table, Cmd::Stand { outbox }).await,
+            msg @ (ClientMsg::Stand { .. }
+            | ClientMsg::Resign { .. }
+            | ClientMsg::Draw { .. }
+            | ClientMsg::Abort { .. }
+            | ClientMsg::Rematch { .. }) => {
+                if let Some(table) = table_of(&msg).map(str::to_owned) {
+                    let _ = self.to_table(&table, msg).await;
+                }
+            }
             ClientMsg::Move {
                 table,
                 ack,
@@ -351,21 +374,18 @@ impl Reader {
                     self.error(ErrorCode::IllegalMove, "that is not a move", Some(&table));
                     return;
                 }
-                self.to_table(
-                    &table,
-                    Cmd::Move {
-                        outbox,
-                        ack,
-                        ply,
-                        wire,
-                    },
-                )
-                .await;
+                let _ = self
+                    .to_table(
+                        &table.clone(),
+                        ClientMsg::Move {
+                            table,
+                            ack,
+                            ply,
+                            wire,
+                        },
+                    )
+                    .await;
             }
-            ClientMsg::Resign { table } => self.to_table(&table, Cmd::Resign { outbox }).await,
-            ClientMsg::Draw { table, action } => self.to_table(&table, Cmd::Draw { outbox, action }).await,
-            ClientMsg::Abort { table } => self.to_table(&table, Cmd::Abort { outbox }).await,
-            ClientMsg::Rematch { table } => self.to_table(&table, Cmd::Rematch { outbox }).await,
             ClientMsg::Chat { table, text } => match valid_chat(&text) {
                 Some(_) if self.chat.take() < 0.0 => {
                     self.error(
@@ -374,7 +394,11 @@ impl Reader {
                         Some(&table),
                     );
                 }
-                Some(text) => self.to_table(&table, Cmd::Chat { outbox, text }).await,
+                Some(text) => {
+                    let _ = self
+                        .to_table(&table.clone(), ClientMsg::Chat { table, text })
+                        .await;
+                }
                 None => self.error(
                     ErrorCode::ChatInvalid,
                     "a chat line has 1 to 300 characters",
@@ -382,7 +406,7 @@ impl Reader {
                 ),
             },
             ClientMsg::Presence { online } => {
-                self.hub.set_visible(&outbox.session().info(), online);
+                self.hub.set_visible(&outbox.session().info(), online).await;
             }
             ClientMsg::Relation { player, relation, on } => {
                 let relation = match relation {
@@ -406,15 +430,18 @@ impl Reader {
                     return;
                 }
                 self.hub.set_mark(&session, &player, relation, on);
+                if let Some(cluster) = &self.hub.cluster {
+                    cluster.marks(&session.id());
+                }
                 send_relations(&self.hub, &outbox).await;
             }
             ClientMsg::Challenge { to, spec } => {
-                if let Err((code, message)) = self.hub.challenge(outbox.session().info(), &to, spec) {
+                if let Err((code, message)) = self.hub.challenge(outbox.session().info(), &to, spec).await {
                     self.error(code, message, None);
                 }
             }
             ClientMsg::ChallengeCancel { id } => {
-                if let Err((code, message)) = self.hub.cancel_challenge(&outbox.session().id(), &id) {
+                if let Err((code, message)) = self.hub.cancel_challenge(&outbox.session().id(), &id).await {
                     self.error(code, message, None);
                 }
             }
@@ -442,6 +469,49 @@ impl Reader {
             }
         }
     }
+}
+
+/// The table a table message is for; `None` for the others.
+pub fn table_of(msg: &ClientMsg) -> Option<&str> {
+    match msg {
+        ClientMsg::Open { table, .. } => table.as_deref(),
+        ClientMsg::Close { table }
+        | ClientMsg::Sit { table, .. }
+        | ClientMsg::Stand { table }
+        | ClientMsg::Move { table, .. }
+        | ClientMsg::Resign { table }
+        | ClientMsg::Draw { table, .. }
+        | ClientMsg::Abort { table }
+        | ClientMsg::Rematch { table }
+        | ClientMsg::Chat { table, .. } => Some(table),
+        _ => None,
+    }
+}
+
+/// The table command for a (checked) table message from a connection, here or on another node.
+pub fn command(msg: ClientMsg, outbox: Outbox) -> Option<Cmd> {
+    Some(match msg {
+        ClientMsg::Open { since, .. } => Cmd::Open { outbox, since },
+        ClientMsg::Close { .. } => Cmd::Close { conn: outbox.conn() },
+        ClientMsg::Sit { seat, confirm, .. } => Cmd::Sit {
+            outbox,
+            seat,
+            confirm,
+        },
+        ClientMsg::Stand { .. } => Cmd::Stand { outbox },
+        ClientMsg::Move { ack, ply, wire, .. } => Cmd::Move {
+            outbox,
+            ack,
+            ply,
+            wire,
+        },
+        ClientMsg::Resign { .. } => Cmd::Resign { outbox },
+        ClientMsg::Draw { action, .. } => Cmd::Draw { outbox, action },
+        ClientMsg::Abort { .. } => Cmd::Abort { outbox },
+        ClientMsg::Rematch { .. } => Cmd::Rematch { outbox },
+        ClientMsg::Chat { text, .. } => Cmd::Chat { outbox, text },
+        _ => return None,
+    })
 }
 
 /// Sends a player's marks (block, mute, favourite) to one connection.

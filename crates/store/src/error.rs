@@ -21,6 +21,9 @@ pub enum StoreError {
     /// Applying the migrations failed.
     #[error("migration failed")]
     Migrate(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A fencing token is stale: another node took the table over (see [`crate::Write::Fence`]).
+    #[error("fenced: {0}")]
+    Fenced(String),
     /// The store, or its group-commit writer, has been shut down.
     #[error("the store is closed")]
     Closed,

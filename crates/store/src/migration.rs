@@ -7,7 +7,10 @@ use sqlx::{AssertSqlSafe, SqlSafeStr};
 
 /// Every migration in `crates/store/migrations/`, in order. Append new files here; never edit an applied one
 /// (its checksum is checked at start-up).
-const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../migrations/0001_init.sql")),
+    (2, "fence", include_str!("../migrations/0002_fence.sql")),
+];
 
 /// The migrator both backends run at start-up. Its checksums equal those of `sqlx::migrate!()`.
 pub(crate) fn migrator() -> Migrator {

@@ -403,6 +403,22 @@ impl Db {
         }))
     }
 
+    pub(crate) async fn live_game_of_table(&self, table_id: &str) -> Result<Option<StoredGame>, StoreError> {
+        if has_nul(&[table_id]) {
+            return Ok(None);
+        }
+        let id: Option<String> = sqlx::query_scalar(
+            "SELECT id FROM games WHERE table_id = $1 AND status = 'live' ORDER BY created_ms DESC, id DESC LIMIT 1",
+        )
+        .bind(table_id)
+        .fetch_optional(&self.read)
+        .await?;
+        match id {
+            Some(id) => self.game(&id).await,
+            None => Ok(None),
+        }
+    }
+
     pub(crate) async fn games_of_player(
         &self,
         player_id: &str,
@@ -650,6 +666,30 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
             .await
             .map_err(about(|| format!("table {}", table.id)))?;
         }
+        Write::Fence { table_id, epoch } => {
+            let done = sqlx::query("UPDATE game_tables SET epoch = $2 WHERE id = $1 AND epoch < $2")
+                .bind(table_id)
+                .bind(*epoch)
+                .execute(&mut *conn)
+                .await?;
+            if done.rows_affected() == 0 {
+                return Err(StoreError::Fenced(format!(
+                    "table {table_id} has a token of {epoch} or more"
+                )));
+            }
+        }
+        Write::Fenced { table_id, epoch } => {
+            let done = sqlx::query("UPDATE game_tables SET epoch = epoch WHERE id = $1 AND epoch = $2")
+                .bind(table_id)
+                .bind(*epoch)
+                .execute(&mut *conn)
+                .await?;
+            if done.rows_affected() == 0 {
+                return Err(StoreError::Fenced(format!(
+                    "table {table_id} is no longer held with token {epoch}"
+                )));
+            }
+        }
         Write::UpdateTable {
             id,
             status,
@@ -806,6 +846,7 @@ fn write_has_nul(write: &Write) -> bool {
         Write::SetSetting { name, value } => &[name, value],
         Write::UpsertPlayer(p) => &[&p.id, &p.nickname],
         Write::TouchPlayer { id, .. } => &[id],
+        Write::Fence { table_id, .. } | Write::Fenced { table_id, .. } => &[table_id],
         Write::CreateTable(t) => &[
             &t.id,
             t.code.as_deref().unwrap_or(""),

@@ -112,6 +112,12 @@ pub trait Store: Send + Sync + 'static {
     /// One game with its moves and events.
     fn game(&self, id: &str) -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
 
+    /// The live game at a table, if any, with its moves and events: what a node taking the table over resumes.
+    fn live_game_of_table(
+        &self,
+        table_id: &str,
+    ) -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
+
     /// The games a player sat in, newest first, at most `limit`, only those started before `before_ms` if given
     /// (pass the last `created_ms` of a page to get the next page).
     fn games_of_player(
@@ -294,6 +300,13 @@ macro_rules! delegate_store {
             ) -> impl ::std::future::Future<Output = Result<Option<$crate::StoredGame>, $crate::StoreError>> + Send
             {
                 self.db().game(id)
+            }
+            fn live_game_of_table(
+                &self,
+                table_id: &str,
+            ) -> impl ::std::future::Future<Output = Result<Option<$crate::StoredGame>, $crate::StoreError>> + Send
+            {
+                self.db().live_game_of_table(table_id)
             }
             fn games_of_player(
                 &self,

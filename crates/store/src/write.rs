@@ -26,6 +26,25 @@ pub enum Write {
     },
     /// A new table. [`crate::StoreError::Conflict`] if the id or the code is taken.
     CreateTable(TableRecord),
+    /// A node takes a table over (scale-out): raises the table's fencing token to `epoch`.
+    /// [`crate::StoreError::Fenced`] if the token is already `epoch` or higher, or there is no such table.
+    /// Commit it alone, before reading the table's state: a write of the former owner that holds the old token
+    /// either committed before (and is read) or fails.
+    Fence {
+        /// The table.
+        table_id: String,
+        /// The new owner's token (from Redis, rising).
+        epoch: i64,
+    },
+    /// Checks that the table's fencing token is still `epoch`, and holds the table's row until the transaction
+    /// ends, so that a concurrent [`Write::Fence`] waits for it. Put it first in an owner's batch.
+    /// [`crate::StoreError::Fenced`] if the token changed.
+    Fenced {
+        /// The table.
+        table_id: String,
+        /// The owner's token.
+        epoch: i64,
+    },
     /// Change a table's status and/or settings. [`crate::StoreError::NotFound`] if there is no such table.
     UpdateTable {
         /// The table.

@@ -138,6 +138,8 @@ conformance!(
     group_commit_lands_every_table_and_isolates_a_conflict,
     long_runs_of_moves_are_all_or_nothing,
     one_group_commit_writer_keeps_submission_order,
+    a_fence_refuses_the_former_owner,
+    no_write_of_the_former_owner_lands_after_the_fence,
 );
 
 // ---- fixtures
@@ -1172,4 +1174,103 @@ async fn one_group_commit_writer_keeps_submission_order(db: &mut TestDb) {
     let live = db.store.live_games().await.unwrap();
     assert_eq!(live.len(), 20);
     assert!(live.iter().all(|g| g.moves.len() == 2 && g.events.len() == 1));
+}
+
+async fn a_fence_refuses_the_former_owner(db: &mut TestDb) {
+    table_with_game(db, "t1", "g1").await;
+    let fenced = |epoch| Write::Fenced {
+        table_id: "t1".into(),
+        epoch,
+    };
+    let fence = |epoch| Write::Fence {
+        table_id: "t1".into(),
+        epoch,
+    };
+    db.store.commit(&[fence(5)]).await.unwrap();
+    db.store
+        .commit(&[fenced(5), Write::Move(mv("g1", 0))])
+        .await
+        .unwrap();
+    // The same token, or a lower one, cannot be taken twice.
+    assert!(matches!(
+        db.store.commit(&[fence(5)]).await,
+        Err(StoreError::Fenced(_))
+    ));
+    assert!(matches!(
+        db.store.commit(&[fence(3)]).await,
+        Err(StoreError::Fenced(_))
+    ));
+    // Another node takes over with a higher token: the former owner's batch is refused whole.
+    db.store.commit(&[fence(7)]).await.unwrap();
+    let refused = db.store.commit(&[fenced(5), Write::Move(mv("g1", 1))]).await;
+    assert!(matches!(refused, Err(StoreError::Fenced(_))), "{refused:?}");
+    let live = db.store.live_game_of_table("t1").await.unwrap().unwrap();
+    assert_eq!(live.game.id, "g1");
+    assert_eq!(live.moves.len(), 1);
+    db.store
+        .commit(&[fenced(7), Write::Move(mv("g1", 1))])
+        .await
+        .unwrap();
+    let live = db.store.live_game_of_table("t1").await.unwrap().unwrap();
+    assert_eq!(live.moves.iter().map(|m| m.ply).collect::<Vec<_>>(), [0, 1]);
+    // No such table: nothing to fence, and no live game.
+    let missing = db
+        .store
+        .commit(&[Write::Fence {
+            table_id: "nope".into(),
+            epoch: 1,
+        }])
+        .await;
+    assert!(matches!(missing, Err(StoreError::Fenced(_))));
+    assert!(db.store.live_game_of_table("nope").await.unwrap().is_none());
+}
+
+/// The former owner keeps committing moves while a new owner fences the table and reads it: every commit the
+/// former owner saw succeed is in what the new owner read, and none succeeds after the fence.
+async fn no_write_of_the_former_owner_lands_after_the_fence(db: &mut TestDb) {
+    table_with_game(db, "t1", "g1").await;
+    db.store
+        .commit(&[Write::Fence {
+            table_id: "t1".into(),
+            epoch: 1,
+        }])
+        .await
+        .unwrap();
+    let store = Arc::new(db.store.clone());
+    let old = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let mut acknowledged = 0;
+            for ply in 0..10_000 {
+                let batch = [
+                    Write::Fenced {
+                        table_id: "t1".into(),
+                        epoch: 1,
+                    },
+                    Write::Move(mv("g1", ply)),
+                ];
+                match store.commit(&batch).await {
+                    Ok(()) => acknowledged += 1,
+                    Err(StoreError::Fenced(_)) => return acknowledged,
+                    Err(e) => panic!("{e}"),
+                }
+            }
+            acknowledged
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    store
+        .commit(&[Write::Fence {
+            table_id: "t1".into(),
+            epoch: 2,
+        }])
+        .await
+        .unwrap();
+    let read = store.live_game_of_table("t1").await.unwrap().unwrap().moves.len();
+    let acknowledged = old.await.unwrap();
+    assert!(acknowledged > 0, "the former owner never wrote");
+    assert_eq!(
+        read, acknowledged,
+        "the new owner read {read} moves, the former owner had {acknowledged} acknowledged"
+    );
 }

@@ -59,6 +59,7 @@ export default {
   'err.chat_invalid': 'A message needs 1 to 300 characters.',
   'err.bad_spec': 'These table settings are not valid.',
   'err.internal': 'Something went wrong on the server. Your game is safe; try again.',
+  'err.unavailable': 'This table is moving to another server. Your game is safe; try again in a moment.',
   'err.unknown': 'Something went wrong.',
 
   'game.chess': 'Chess',
