@@ -70,12 +70,16 @@ impl Node {
         let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
             .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
             .args(["--redis", redis, "--redis-prefix", prefix, "--node", name])
-            .env("PARLOR_LOG", "warn")
+            .env(
+                "PARLOR_LOG",
+                std::env::var("PARLOR_TEST_LOG").unwrap_or_else(|_| "warn".to_owned()),
+            )
+            .env("NO_COLOR", "1")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // The node's log lines, named by node (captured like the test's own output unless --nocapture).
+        // Anything the node says on stderr, named by node (captured like the test's own output unless --nocapture).
         let stderr = child.stderr.take().unwrap();
         let tag = name.to_owned();
         std::thread::spawn(move || {
@@ -86,8 +90,13 @@ impl Node {
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
         stdout.read_line(&mut line).unwrap();
-        // Keep reading so that the node never writes into a closed pipe.
-        std::thread::spawn(move || for _ in stdout.lines().map_while(Result::ok) {});
+        // The log (tracing writes to stdout) goes on, named by node; reading also keeps the pipe from filling.
+        let tag = name.to_owned();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                eprintln!("[{tag}] {line}");
+            }
+        });
         let addr = line
             .trim()
             .rsplit("http://")
@@ -152,6 +161,7 @@ struct Site {
 fn psql(url: &str, sql: &str) -> bool {
     Command::new("psql")
         .args([url, "-q", "-c", sql])
+        .env("PGOPTIONS", "--client-min-messages=warning")
         .status()
         .is_ok_and(|s| s.success())
 }
@@ -208,6 +218,15 @@ impl Site {
         })
         .await;
         site
+    }
+
+    /// A site key's value read with redis-cli (for failure messages).
+    fn redis_get(&self, key: &str) -> Option<String> {
+        let out = Command::new("redis-cli")
+            .args(["-u", &self.redis, "GET", &format!("{}:{key}", self.prefix)])
+            .output()
+            .ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
     }
 
     fn addr(&self, i: usize) -> SocketAddr {
@@ -370,7 +389,7 @@ struct Player {
     legal: Vec<String>,
     turn: Option<u64>,
     outcome: Option<Value>,
-    /// Clocks of each `moved` event by ply, with when it arrived.
+    /// The clocks as first seen after each ply (from its `moved` event, or from a full state), with when they came.
     clocks: BTreeMap<usize, (Value, Instant)>,
     /// Full `table` states received.
     states: usize,
@@ -424,6 +443,9 @@ impl Player {
         self.legal = wires(&g["legal"]);
         self.turn = g["turn"].as_u64();
         self.outcome = Some(g["outcome"].clone()).filter(|o| !o.is_null());
+        self.clocks
+            .entry(self.moves.len())
+            .or_insert_with(|| (g["clocks"].clone(), Instant::now()));
     }
 
     /// Applies a message; true when an event skipped versions (the caller resyncs).
@@ -456,7 +478,9 @@ impl Player {
                         self.moves.push(e["wire"].as_str().unwrap().to_owned());
                         self.legal = wires(&e["legal"]);
                         self.turn = e["turn"].as_u64();
-                        self.clocks.insert(ply, (e["clocks"].clone(), Instant::now()));
+                        self.clocks
+                            .entry(ply)
+                            .or_insert_with(|| (e["clocks"].clone(), Instant::now()));
                     }
                     Some("started") => self.set_game(&e["game"]),
                     Some("eliminated") => {
@@ -486,7 +510,21 @@ impl Player {
     /// Reads one message until `until`: applies it, resyncs over a gap, and reconnects to the fallback node (with
     /// `open` + `since`) when the node closes the socket.
     async fn pump(&mut self, until: Instant) -> Pumped {
-        match recv(&mut self.c, until).await {
+        let got = recv(&mut self.c, until).await;
+        if std::env::var_os("PARLOR_TEST_TRACE").is_some() {
+            let text = match &got {
+                Recv::Msg(v) => v.to_string(),
+                Recv::Closed(code) => format!("closed {code:?}"),
+                Recv::Quiet => "quiet".to_owned(),
+            };
+            eprintln!(
+                "{} at {}: {}",
+                self.c.name,
+                self.c.addr,
+                text.chars().take(300).collect::<String>()
+            );
+        }
+        match got {
             Recv::Msg(v) => {
                 if self.apply(&v) {
                     self.resync().await;
@@ -632,6 +670,22 @@ struct Played {
     at: Instant,
     tries: usize,
     refusals: Vec<String>,
+}
+
+impl Played {
+    /// The refusals counted by code: `unavailable ×24`.
+    fn refused(&self) -> String {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for code in &self.refusals {
+            *counts.entry(code).or_default() += 1;
+        }
+        let parts: Vec<String> = counts.iter().map(|(c, n)| format!("{c} ×{n}")).collect();
+        if parts.is_empty() {
+            "none".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    }
 }
 
 /// A chess game between two players connected to nodes `nodes`, created at node `owner` by the first player
@@ -977,10 +1031,10 @@ async fn sigkill_of_the_owner_mid_game_resumes_on_another_node() {
         .await;
     let resume = played.at - killed;
     eprintln!(
-        "SIGKILL of the owner: the next move was acknowledged {:.2} s later ({} tries, refusals {:?})",
+        "SIGKILL of the owner: the next move was acknowledged {:.2} s later ({} tries; refused: {})",
         resume.as_secs_f64(),
         played.tries,
-        played.refusals
+        played.refused()
     );
     acked.push("d2d3".to_owned());
     assert!(resume < RESUME_BOUND, "resuming took {resume:?}");
@@ -1010,7 +1064,7 @@ async fn sigkill_of_the_owner_mid_game_resumes_on_another_node() {
         .get(&(ply + 1))
         .or_else(|| players[0].clocks.get(&(ply + 1)))
         .cloned()
-        .expect("a moved event for the resumed move");
+        .expect("the clocks after the resumed move");
     let thinking = (moved_at - turn_began).as_millis() as i64;
     let (white_before, white_after) = (remaining(&before, 0), remaining(&after, 0));
     let (black_before, black_after) = (remaining(&before, 1), remaining(&after, 1));
@@ -1257,10 +1311,19 @@ async fn a_node_cut_off_from_redis_refuses_moves_while_another_owns_its_table() 
         if let Some(o) = owner(site.addr(B), &table).await.filter(|o| o != site.name(A)) {
             break o;
         }
-        assert!(
-            paused.elapsed() < Duration::from_secs(15),
-            "nobody took the table over from A"
-        );
+        if paused.elapsed() > Duration::from_secs(15) {
+            let b = get_json(site.addr(B), "/api/cluster").await;
+            let c = get_json(site.addr(C), "/api/cluster").await;
+            let owners = (
+                owner(site.addr(B), &table).await,
+                owner(site.addr(C), &table).await,
+            );
+            let lease = site.redis_get(&format!("lease:{table}"));
+            panic!(
+                "nobody took the table over from A in 15 s; /api/cluster on B: {b:?}, on C: {c:?}; \
+                 owner on B and C: {owners:?}; the lease in Redis: {lease:?}"
+            );
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     let took = paused.elapsed();
@@ -1287,10 +1350,10 @@ async fn a_node_cut_off_from_redis_refuses_moves_while_another_owns_its_table() 
             )
             .await;
         eprintln!(
-            "{wire} at ply {ply} acknowledged {:.2} s after the cut ({} tries, refusals {:?})",
+            "{wire} at ply {ply} acknowledged {:.2} s after the cut ({} tries; refused: {})",
             (played.at - paused).as_secs_f64(),
             played.tries,
-            played.refusals
+            played.refused()
         );
         acked.push(wire.to_owned());
     }
@@ -1344,10 +1407,10 @@ async fn a_node_cut_off_from_redis_refuses_moves_while_another_owns_its_table() 
         .await;
     acked.push("e1g1".to_owned());
     eprintln!(
-        "after the link returned, a move through A was acknowledged {:.2} s later ({} tries, refusals {:?})",
+        "after the link returned, a move through A was acknowledged {:.2} s later ({} tries; refused: {})",
         (played.at - resumed).as_secs_f64(),
         played.tries,
-        played.refusals
+        played.refused()
     );
 
     // All three nodes agree: the live state a fresh socket gets, the store, the owner.
