@@ -164,9 +164,10 @@ struct BenchClockArgs {
 
 #[derive(Args, Debug)]
 struct LoadtestArgs {
-    /// The server, `ws://HOST:PORT`.
-    #[arg(long)]
-    url: String,
+    /// The server, `ws://HOST:PORT`; for a site of several nodes, each node's URL separated by commas (each
+    /// game then has its two players on different nodes).
+    #[arg(long, value_delimiter = ',', required = true)]
+    url: Vec<String>,
     /// Concurrent two-player games (two sockets each).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -368,7 +369,7 @@ fn default_node_name() -> String {
 
 fn loadtest(args: LoadtestArgs) -> Result<()> {
     let plan = parlor_server::loadtest::Plan {
-        url: args.url,
+        urls: args.url,
         games: args.games,
         duration: std::time::Duration::from_secs(args.duration),
         rate: args.rate,

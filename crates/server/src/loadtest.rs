@@ -7,6 +7,10 @@
 //! `moved` event, which the server sends only after the move is stored. In a closed loop the answer goes out at
 //! once; with a target rate each game waits its turn so the whole run averages that many moves per second. A
 //! finished game is followed by a rematch at the same table.
+//!
+//! Against several nodes of one site (several URLs) game `i` seats its players on nodes `i` and `i + 1` (modulo the
+//! number of nodes), so every game has its two players on different nodes and every move crosses nodes; the
+//! server CPU and memory are the sums over the nodes.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -28,8 +32,8 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// `ws://HOST:PORT` of the server.
-    pub url: String,
+    /// `ws://HOST:PORT` of the server, or of each node of one site.
+    pub urls: Vec<String>,
     /// Concurrent two-player games (twice as many sockets).
     pub games: usize,
     /// How long to measure.
@@ -57,10 +61,19 @@ pub struct Report {
     pub failed_games: usize,
     /// Errors the server sent during the run.
     pub errors: u64,
+    /// Nodes the games were spread over.
+    pub nodes: usize,
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.nodes > 1 {
+            writeln!(
+                f,
+                "nodes           {} (each game's two players on different nodes)",
+                self.nodes
+            )?;
+        }
         writeln!(f, "moves           {}", self.moves)?;
         writeln!(f, "moves/s         {:.0}", self.moves as f64 / self.seconds)?;
         let [p50, p99, p999, max] = self.latency_ms;
@@ -69,10 +82,14 @@ impl std::fmt::Display for Report {
             "latency ms      p50 {p50:.2}  p99 {p99:.2}  p99.9 {p999:.2}  max {max:.1}"
         )?;
         match self.cpu_ms_per_move {
+            Some(cpu) if self.nodes > 1 => {
+                writeln!(f, "server CPU      {:.1} µs per move (all nodes)", cpu * 1000.0)?
+            }
             Some(cpu) => writeln!(f, "server CPU      {:.1} µs per move", cpu * 1000.0)?,
             None => writeln!(f, "server CPU      (not reported)")?,
         }
         match self.server_mib {
+            Some(m) if self.nodes > 1 => writeln!(f, "server memory   {m:.0} MiB resident (all nodes)")?,
             Some(m) => writeln!(f, "server memory   {m:.0} MiB resident")?,
             None => writeln!(f, "server memory   (not reported)")?,
         }
@@ -84,8 +101,8 @@ impl std::fmt::Display for Report {
 /// A load test that could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// The URL is not `ws://host:port`.
-    #[error("the URL must look like ws://127.0.0.1:8080")]
+    /// A URL is not `ws://host:port`, or there is none.
+    #[error("each URL must look like ws://127.0.0.1:8080")]
     Url,
     /// A connection failed.
     #[error("connect: {0}")]
@@ -120,6 +137,18 @@ async fn http_get(host: &str, path: &str) -> Result<(String, String), LoadError>
     let text = String::from_utf8_lossy(&response).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     Ok((head.to_owned(), body.to_owned()))
+}
+
+/// `process_cpu_seconds_total` and `process_resident_memory_bytes` summed over the nodes' `/metrics`; `None` for
+/// a figure any node does not report.
+async fn server_processes(hosts: &[String]) -> (Option<f64>, Option<f64>) {
+    let mut sum = (Some(0.0), Some(0.0));
+    for host in hosts {
+        let (cpu, memory) = server_process(host).await;
+        sum.0 = sum.0.zip(cpu).map(|(a, b)| a + b);
+        sum.1 = sum.1.zip(memory).map(|(a, b)| a + b);
+    }
+    sum
 }
 
 /// Reads `process_cpu_seconds_total` and `process_resident_memory_bytes` from the server's `/metrics`.
@@ -193,10 +222,11 @@ async fn expect(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Result<Value, Loa
     }
 }
 
-/// Sets up one game: two sockets at a private table, game started. Returns the sockets and the started state.
-async fn setup(host: &str) -> Result<(Ws, Ws, String, Value), LoadError> {
-    let mut a = client(host).await?;
-    let mut b = client(host).await?;
+/// Sets up one game: two sockets (the first on `hosts.0`, the second on `hosts.1`) at a private table created by
+/// the first, game started. Returns the sockets and the started state.
+async fn setup(hosts: (&str, &str)) -> Result<(Ws, Ws, String, Value), LoadError> {
+    let mut a = client(hosts.0).await?;
+    let mut b = client(hosts.1).await?;
     send(
         &mut a,
         json!({"t": "create", "spec": {"game": "chess", "private": true, "seats": [{"kind": "me"}]}}),
@@ -327,9 +357,16 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 /// Runs the plan and reports.
 ///
 /// # Errors
-/// [`LoadError`] when the URL is wrong or no game at all could be set up.
+/// [`LoadError`] when a URL is wrong or missing, or no game at all could be set up.
 pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
-    let host = host_of(&plan.url)?;
+    let hosts = plan
+        .urls
+        .iter()
+        .map(|u| host_of(u))
+        .collect::<Result<Vec<_>, _>>()?;
+    if hosts.is_empty() {
+        return Err(LoadError::Url);
+    }
     let shared = Arc::new(Shared {
         moves: AtomicU64::new(0),
         errors: AtomicU64::new(0),
@@ -339,12 +376,13 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
     // Connect every game first, a bounded number at a time.
     let semaphore = Arc::new(tokio::sync::Semaphore::new(plan.connect_parallel.max(1)));
     let mut setups = tokio::task::JoinSet::new();
-    for _ in 0..plan.games {
-        let host = host.clone();
+    for i in 0..plan.games {
+        let first = hosts[i % hosts.len()].clone();
+        let second = hosts[(i + 1) % hosts.len()].clone();
         let semaphore = semaphore.clone();
         setups.spawn(async move {
             let _permit = semaphore.acquire_owned().await;
-            setup(&host).await
+            setup((&first, &second)).await
         });
     }
     let mut ready = Vec::new();
@@ -376,14 +414,14 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
         players.spawn(play([a, b], table, start, shared.clone(), interval, end));
     }
     tokio::time::sleep(warmup).await;
-    let (cpu_before, _) = server_process(&host).await;
+    let (cpu_before, _) = server_processes(&hosts).await;
     let moves_before = shared.moves.load(Ordering::Relaxed);
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
     tokio::time::sleep_until(end).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let seconds = started.elapsed().as_secs_f64();
-    let (cpu_after, memory) = server_process(&host).await;
+    let (cpu_after, memory) = server_processes(&hosts).await;
     players.abort_all();
     let moves = shared.moves.load(Ordering::Relaxed) - moves_before;
     let mut latencies = std::mem::take(&mut *shared.latencies.lock().await);
@@ -405,5 +443,6 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
         server_mib: memory.map(|m| m / (1024.0 * 1024.0)),
         failed_games: failed,
         errors: shared.errors.load(Ordering::Relaxed),
+        nodes: hosts.len(),
     })
 }
