@@ -1464,3 +1464,119 @@ async fn a_node_cut_off_from_redis_refuses_moves_while_another_owns_its_table() 
         panic!("{failure}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// g. Chat, mute and block across nodes.
+
+/// Reads chat lines at the table until one says `text`; returns them all (author id, text), that one last.
+async fn chat_until(c: &mut Client, text: &str) -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    loop {
+        let v = c
+            .until("chat", |v| v["t"] == "event" && v["event"]["e"] == "chat")
+            .await;
+        let line = (
+            v["event"]["from"]["id"].as_str().unwrap_or_default().to_owned(),
+            v["event"]["text"].as_str().unwrap_or_default().to_owned(),
+        );
+        let done = line.1 == text;
+        lines.push(line);
+        if done {
+            return lines;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_mute_and_block_work_across_nodes() {
+    let Some((pg, redis)) = urls("marks") else { return };
+    let site = Site::start("marks", &pg, &redis, |_| redis.clone()).await;
+    // A table owned by C; X watches through A, Y through B, Z sits at C.
+    let mut z = site.client(C).await;
+    let (table, _, _) = z
+        .create(json!({"game": "chess", "seats": [{"kind": "me"}, {"kind": "open"}]}))
+        .await;
+    let mut x = site.client(A).await;
+    let mut y = site.client(B).await;
+    for c in [&mut x, &mut y] {
+        c.send(json!({"t": "open", "table": table})).await;
+        c.expect("table").await;
+    }
+    // Chat crosses nodes both ways.
+    let (xid, yid) = (x.id.clone(), y.id.clone());
+    y.send(json!({"t": "chat", "table": table, "text": "hello from B"}))
+        .await;
+    for c in [&mut x, &mut y, &mut z] {
+        assert_eq!(
+            chat_until(c, "hello from B").await,
+            [(yid.clone(), "hello from B".to_owned())]
+        );
+    }
+    x.send(json!({"t": "chat", "table": table, "text": "hello from A"}))
+        .await;
+    for c in [&mut x, &mut y, &mut z] {
+        assert_eq!(
+            chat_until(c, "hello from A").await,
+            [(xid.clone(), "hello from A".to_owned())]
+        );
+    }
+
+    // X mutes Y on node A: the owner (C) stops sending Y's lines to X; Z still gets them.
+    x.send(json!({"t": "relation", "player": y.id, "relation": "mute", "on": true}))
+        .await;
+    x.expect("relations").await;
+    let muted = Instant::now();
+    for round in 0.. {
+        let (line, marker) = (format!("muted? {round}"), format!("marker {round}"));
+        y.send(json!({"t": "chat", "table": table, "text": line})).await;
+        chat_until(&mut y, &line).await;
+        chat_until(&mut z, &line).await;
+        z.send(json!({"t": "chat", "table": table, "text": marker})).await;
+        chat_until(&mut y, &marker).await;
+        chat_until(&mut z, &marker).await;
+        // X sees the marker; Y's line before it only if the mute has not reached C yet.
+        let seen = chat_until(&mut x, &marker).await;
+        if seen.iter().all(|(author, _)| *author != y.id) {
+            break;
+        }
+        assert!(
+            muted.elapsed() < Duration::from_secs(5),
+            "the mute never reached the owner: {seen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!(
+        "a mute set on node A filtered chat on the owner C after {:?}",
+        muted.elapsed()
+    );
+    // Z leaves the seat and X (through A) takes it; then X blocks Y on node A. Y (through B) can no longer sit
+    // with X at C's table, nor challenge X.
+    z.send(json!({"t": "stand", "table": table})).await;
+    z.until("stood", |v| {
+        v["t"] == "event" && v["event"]["e"] == "seat" && v["event"]["seat"] == 0
+    })
+    .await;
+    x.send(json!({"t": "sit", "table": table, "seat": 0})).await;
+    x.until("seated", |v| {
+        v["t"] == "event" && v["event"]["e"] == "seat" && v["event"]["info"]["player"]["id"] == xid.as_str()
+    })
+    .await;
+    x.send(json!({"t": "relation", "player": yid, "relation": "block", "on": true}))
+        .await;
+    x.expect("relations").await;
+    // A line from X through A reaches C after the news of the block (one publisher per node, in order).
+    x.send(json!({"t": "chat", "table": table, "text": "barrier"}))
+        .await;
+    chat_until(&mut y, "barrier").await;
+    y.send(json!({"t": "sit", "table": table, "seat": 1})).await;
+    let refused = y
+        .until("seat or error", |v| {
+            v["t"] == "error" || (v["t"] == "event" && v["event"]["e"] == "seat" && v["event"]["seat"] == 1)
+        })
+        .await;
+    assert_eq!(refused["code"], "blocked", "{refused}");
+    y.send(json!({"t": "challenge", "to": x.id, "spec": {"game": "chess", "seats": [{"kind": "me"}]}}))
+        .await;
+    let refused = y.until("error", |v| v["t"] == "error").await;
+    assert_eq!(refused["code"], "blocked", "{refused}");
+}
