@@ -31,7 +31,7 @@ use redis::AsyncCommands;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -140,6 +140,9 @@ enum Bus {
     Ping,
 }
 
+/// How many times a client's message that found its table between nodes is sent again (100 ms apart).
+const NOT_HERE_RETRIES: u8 = 10;
+
 /// A frame carrying one server message for one connection: `D<conn>\n<text>`.
 const DELIVER: char = 'D';
 
@@ -239,8 +242,8 @@ pub struct Cluster {
     live_nodes: Mutex<Vec<String>>,
     pinged: Mutex<Instant>,
     renewed: Mutex<Option<Instant>>,
+    rounds: std::sync::atomic::AtomicU64,
     stop: CancellationToken,
-    subscribed: AtomicBool,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -283,8 +286,8 @@ impl Cluster {
             live_nodes: Mutex::new(Vec::new()),
             pinged: Mutex::new(Instant::now()),
             renewed: Mutex::new(None),
+            rounds: std::sync::atomic::AtomicU64::new(0),
             stop: CancellationToken::new(),
-            subscribed: AtomicBool::new(false),
         });
         tokio::spawn(publisher(redis, queue, Arc::downgrade(&cluster)));
         Ok(cluster)
@@ -328,6 +331,7 @@ impl Cluster {
                 channel: self.channel(node),
                 text,
                 forwarded: None,
+                flushed: None,
             });
         }
     }
@@ -338,6 +342,7 @@ impl Cluster {
                 channel: self.all(),
                 text,
                 forwarded: None,
+                flushed: None,
             });
         }
     }
@@ -365,7 +370,6 @@ impl Cluster {
             .await
             .map_err(|_| redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut)))??;
         *lock(&self.pinged) = Instant::now();
-        self.subscribed.store(true, Ordering::Relaxed);
         Ok(pubsub)
     }
 
@@ -475,7 +479,37 @@ impl Cluster {
         for node in dead.into_iter().filter(|n| *n != self.node) {
             self.bury(hub, &node).await;
         }
+        if self.rounds.fetch_add(1, Ordering::Relaxed) % 8 == 7 {
+            self.adopt(hub).await;
+        }
         Ok(())
+    }
+
+    /// Tables listed as this node's that it does not hold: left by an earlier process with the same node name
+    /// (a quick restart, before anyone saw the node dead). Taken again once their old lease lapses.
+    async fn adopt(self: &Arc<Self>, hub: &Arc<Hub>) {
+        let mut redis = self.conn();
+        let listed: Vec<String> = match redis.smembers(self.owned_key(&self.node)).await {
+            Ok(t) => t,
+            Err(_) => return,
+        };
+        let orphans: Vec<String> = {
+            let held = lock(&self.held);
+            listed.into_iter().filter(|t| !held.contains_key(t)).collect()
+        };
+        for table in orphans {
+            match self.owner_fresh(&table).await {
+                Ok(None) => {
+                    if !self.take_over(hub, &table).await && hub.table(&table).is_none() {
+                        let _: Result<(), _> = redis.srem(self.owned_key(&self.node), &table).await;
+                    }
+                }
+                Ok(Some(n)) if n != self.node => {
+                    let _: Result<(), _> = redis.srem(self.owned_key(&self.node), &table).await;
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Takes over a dead node's tables, then forgets the node.
@@ -760,6 +794,7 @@ impl Cluster {
                 channel: self.channel(node),
                 text,
                 forwarded: Some((conn, msg)),
+                flushed: None,
             });
         }
     }
@@ -913,17 +948,17 @@ impl Cluster {
             node: self.node.clone(),
             gone: self.node.clone(),
         });
-        // Let the publisher send what is queued.
-        for _ in 0..50 {
-            if self.publish.is_closed() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            if lock(&self.held).is_empty() {
-                break;
-            }
+        // Let the publisher send everything queued, then stop.
+        let (done, flushed) = tokio::sync::oneshot::channel();
+        let barrier = Publish {
+            channel: String::new(),
+            text: String::new(),
+            forwarded: None,
+            flushed: Some(done),
+        };
+        if self.publish.send(barrier).is_ok() {
+            let _ = timeout(self.lease, flushed).await;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
         self.stop.cancel();
     }
 
@@ -962,6 +997,7 @@ impl Cluster {
                     channel: channel.clone(),
                     text: frame,
                     forwarded: None,
+                    flushed: None,
                 };
                 if publish.send(item).is_err() {
                     break;
@@ -984,10 +1020,12 @@ impl Cluster {
         let Some(table) = crate::ws::table_of(&msg).map(str::to_owned) else {
             return;
         };
-        let Some(tx) = hub.table(&table) else {
+        // Not here, or here but stopping (a graceful stop hands the table over in a moment): the sender retries.
+        let Some(tx) = hub.table(&table).filter(|_| !hub.shutdown.is_cancelled()) else {
             self.send(&from, &Bus::NotHere { conn, msg, retry });
             return;
         };
+        let copy = msg.clone();
         let closing = matches!(msg, ClientMsg::Close { .. });
         let outbox = self.proxy(hub, &from, conn, player).await;
         {
@@ -1004,8 +1042,17 @@ impl Cluster {
                 }
             }
         }
-        if let Some(cmd) = crate::ws::command(msg, outbox) {
-            let _ = tx.send(cmd).await;
+        if let Some(cmd) = crate::ws::command(msg, outbox)
+            && tx.send(cmd).await.is_err()
+        {
+            self.send(
+                &from,
+                &Bus::NotHere {
+                    conn,
+                    msg: copy,
+                    retry,
+                },
+            );
         }
     }
 
@@ -1067,14 +1114,20 @@ impl Cluster {
                 self.forget_route(&table);
                 let outbox = lock(&self.local).get(&conn).cloned();
                 let Some(outbox) = outbox else { return };
-                if retry >= 2 {
-                    hub.table_missing(&outbox, &table);
+                if retry >= NOT_HERE_RETRIES {
+                    // The table is between nodes for longer than expected: a move is refused (the client sends
+                    // it again), an open waits for the table to be re-opened when its new owner says so.
+                    if matches!(msg, ClientMsg::Move { .. }) {
+                        self.undelivered(conn, &msg);
+                    } else if !matches!(msg, ClientMsg::Open { .. } | ClientMsg::Close { .. }) {
+                        hub.table_missing(&outbox, &table);
+                    }
                     return;
                 }
                 let hub = hub.clone();
                 let me = self.clone();
                 tokio::spawn(async move {
-                    tokio::time::sleep(Duration::from_millis(50 * u64::from(retry + 1))).await;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
                     match hub.route(&table).await {
                         crate::hub::Route::Local(tx) => {
                             if let Some(cmd) = crate::ws::command(msg, outbox) {
@@ -1155,6 +1208,8 @@ struct Publish {
     channel: String,
     text: String,
     forwarded: Option<(ConnId, ClientMsg)>,
+    /// Not published: answered once everything queued before it has been.
+    flushed: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 /// Publishes queued messages in order, many per round trip.
@@ -1180,11 +1235,18 @@ async fn publisher(
                 Err(_) => break,
             }
         }
+        let flushes: Vec<tokio::sync::oneshot::Sender<()>> =
+            batch.iter_mut().filter_map(|item| item.flushed.take()).collect();
+        batch.retain(|item| !item.channel.is_empty());
         let mut pipe = redis::pipe();
         for item in &batch {
             pipe.publish(&item.channel, &item.text);
         }
-        let sent: Result<Vec<i64>, _> = pipe.query_async(&mut redis).await;
+        let sent: Result<Vec<i64>, _> = if batch.is_empty() {
+            Ok(Vec::new())
+        } else {
+            pipe.query_async(&mut redis).await
+        };
         match sent {
             Ok(receivers) => {
                 if let Some(cluster) = cluster.upgrade() {
@@ -1209,6 +1271,9 @@ async fn publisher(
             }
         }
         batch.clear();
+        for done in flushes {
+            let _ = done.send(());
+        }
     }
 }
 
@@ -1261,7 +1326,6 @@ async fn listener(cluster: Arc<Cluster>, hub: std::sync::Weak<Hub>, first: redis
                 break;
             }
         }
-        cluster.subscribed.store(false, Ordering::Relaxed);
     }
 }
 
