@@ -498,16 +498,13 @@ impl Cluster {
             listed.into_iter().filter(|t| !held.contains_key(t)).collect()
         };
         for table in orphans {
-            match self.owner_fresh(&table).await {
-                Ok(None) => {
-                    if !self.take_over(hub, &table).await && hub.table(&table).is_none() {
-                        let _: Result<(), _> = redis.srem(self.owned_key(&self.node), &table).await;
-                    }
-                }
-                Ok(Some(n)) if n != self.node => {
-                    let _: Result<(), _> = redis.srem(self.owned_key(&self.node), &table).await;
-                }
-                _ => {}
+            let gone = match self.owner_fresh(&table).await {
+                Ok(None) => !self.take_over(hub, &table).await && hub.table(&table).is_none(),
+                Ok(Some(n)) => n != self.node,
+                Err(_) => false,
+            };
+            if gone {
+                let _: Result<(), _> = redis.srem(self.owned_key(&self.node), &table).await;
             }
         }
     }
