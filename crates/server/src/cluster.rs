@@ -605,17 +605,21 @@ impl Cluster {
 
     /// A new table here: takes its lease and fences it. Returns false if that failed (the table must not run).
     pub async fn claim_new(&self, hub: &Hub, table: &str) -> bool {
+        self.acquire_fenced(hub, table).await
+    }
+
+    /// Takes a free lease and raises the table's token in the database to its epoch: from then on a write of a
+    /// former owner fails. False (and no lease kept) if either step failed.
+    async fn acquire_fenced(&self, hub: &Hub, table: &str) -> bool {
         let Some(epoch) = self.acquire(table).await else {
             return false;
         };
-        let fenced = hub
-            .persist
-            .commit(vec![Write::Fence {
-                table_id: table.to_owned(),
-                epoch,
-            }])
-            .await;
-        if fenced.is_err() {
+        let fence = Write::Fence {
+            table_id: table.to_owned(),
+            epoch,
+        };
+        if let Err(e) = hub.persist.commit(vec![fence]).await {
+            tracing::warn!(%table, error = %e, "could not fence a table");
             self.release(&[table.to_owned()]).await;
             return false;
         }
@@ -656,20 +660,8 @@ impl Cluster {
             Ok(Some(r)) if r.status != parlor_store::table_status::CLOSED => r,
             _ => return false,
         };
-        let Some(epoch) = self.acquire(table).await else {
-            return false;
-        };
         // Raise the token before reading: a write of the former owner either landed already or will fail.
-        let fenced = hub
-            .persist
-            .commit(vec![Write::Fence {
-                table_id: table.to_owned(),
-                epoch,
-            }])
-            .await;
-        if let Err(e) = fenced {
-            tracing::warn!(%table, error = %e, "could not fence a table to take it over");
-            self.release(&[table.to_owned()]).await;
+        if !self.acquire_fenced(hub, table).await {
             return false;
         }
         let live = match hub.store.live_game_of_table(table).await {

@@ -667,28 +667,24 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
             .map_err(about(|| format!("table {}", table.id)))?;
         }
         Write::Fence { table_id, epoch } => {
-            let done = sqlx::query("UPDATE game_tables SET epoch = $2 WHERE id = $1 AND epoch < $2")
-                .bind(table_id)
-                .bind(*epoch)
-                .execute(&mut *conn)
-                .await?;
-            if done.rows_affected() == 0 {
-                return Err(StoreError::Fenced(format!(
-                    "table {table_id} has a token of {epoch} or more"
-                )));
-            }
+            fence(
+                conn,
+                "UPDATE game_tables SET epoch = $2 WHERE id = $1 AND epoch < $2",
+                table_id,
+                *epoch,
+                "has a token of that epoch or more",
+            )
+            .await?;
         }
         Write::Fenced { table_id, epoch } => {
-            let done = sqlx::query("UPDATE game_tables SET epoch = epoch WHERE id = $1 AND epoch = $2")
-                .bind(table_id)
-                .bind(*epoch)
-                .execute(&mut *conn)
-                .await?;
-            if done.rows_affected() == 0 {
-                return Err(StoreError::Fenced(format!(
-                    "table {table_id} is no longer held with token {epoch}"
-                )));
-            }
+            fence(
+                conn,
+                "UPDATE game_tables SET epoch = epoch WHERE id = $1 AND epoch = $2",
+                table_id,
+                *epoch,
+                "is no longer held with that token",
+            )
+            .await?;
         }
         Write::UpdateTable {
             id,
@@ -835,6 +831,25 @@ async fn apply(conn: &mut AnyConnection, write: &Write) -> Result<(), StoreError
             .execute(&mut *conn)
             .await?;
         }
+    }
+    Ok(())
+}
+
+/// Runs a fencing-token update of one table; no row changed is [`StoreError::Fenced`].
+async fn fence(
+    conn: &mut AnyConnection,
+    sql: &'static str,
+    table_id: &str,
+    epoch: i64,
+    why: &str,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(sql)
+        .bind(table_id)
+        .bind(epoch)
+        .execute(&mut *conn)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::Fenced(format!("table {table_id} {why} ({epoch})")));
     }
     Ok(())
 }
