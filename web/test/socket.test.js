@@ -11,7 +11,7 @@ test('retry after 0.5, 1, 2, 4 s, then every 5 s; give up after 2 minutes', () =
   assert.ok(FATAL.has('cookies_required') && FATAL.has('client_outdated') && !FATAL.has('table_not_found'));
 });
 
-import { Connection } from '../js/net/socket.js';
+import { Connection, UNAVAILABLE_RETRY_MS } from '../js/net/socket.js';
 
 /** A stand-in WebSocket: records what the client sends; the test plays the server. */
 class FakeSocket {
@@ -53,5 +53,32 @@ test('hello on open, moves kept until acked and resent with the same ack and ply
   assert.equal(c.unacked.size, 0);
   ws2.recv({ t: 'error', code: 'client_outdated', message: '' });
   assert.equal(statuses.at(-1), 'fatal');
+  clearInterval(c.pinger);
+});
+
+test('a move refused as unavailable (its table is moving to another server) is sent again, quietly', async () => {
+  globalThis.WebSocket = FakeSocket;
+  FakeSocket.all = [];
+  const seen = [];
+  const c = new Connection('ws://x/ws', { onMessage: (m) => seen.push(m.t), onStatus: () => {}, onWelcome: () => {} });
+  c.connect();
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.recv({ t: 'welcome', protocol: 1, you: { id: 'a', name: 'A' }, online: true });
+  const ack = c.move('t1', 4, 'e2e4');
+  ws.recv({ t: 'error', code: 'unavailable', message: '', table: 't1', ack });
+  assert.equal(c.unacked.size, 1, 'still waiting for its acknowledgement');
+  assert.ok(!seen.includes('error'), 'the page is not told');
+  await new Promise((r) => setTimeout(r, UNAVAILABLE_RETRY_MS + 100));
+  const sent = ws.sent.filter((m) => m.t === 'move');
+  assert.equal(sent.length, 2);
+  assert.deepEqual(sent[1], sent[0]);
+  ws.recv({ t: 'ack', table: 't1', ack, version: 9 });
+  assert.equal(c.unacked.size, 0);
+  // Another move refused for good: the page hears of it.
+  const other = c.move('t1', 5, 'g8f6');
+  ws.recv({ t: 'error', code: 'illegal_move', message: '', table: 't1', ack: other });
+  assert.equal(c.unacked.size, 0);
+  assert.ok(seen.includes('error'));
   clearInterval(c.pinger);
 });

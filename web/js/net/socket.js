@@ -17,6 +17,10 @@ export function shouldGiveUp(elapsedMs) {
   return elapsedMs >= GIVE_UP_MS;
 }
 
+// A move refused as `unavailable` (table moving between servers) is resent this often, this long.
+export const UNAVAILABLE_RETRY_MS = 400;
+export const UNAVAILABLE_GIVE_UP_MS = 15000;
+
 /** Codes after which the server closes the socket and retrying cannot help. */
 export const FATAL = new Set(['cookies_required', 'client_outdated']);
 
@@ -68,6 +72,7 @@ export class Connection {
         for (const m of this.unacked.values()) this.raw(m);
       }
       if (msg.t === 'ack') this.unacked.delete(msg.ack);
+      if (msg.t === 'error' && msg.code === 'unavailable' && this.retryUnavailable(msg.ack)) return;
       if (msg.t === 'error') {
         if (msg.ack !== undefined && msg.ack !== null) this.unacked.delete(msg.ack);
         if (FATAL.has(msg.code)) { this.fatal = true; this.onStatus('fatal', { code: msg.code }); }
@@ -132,6 +137,17 @@ export class Connection {
     this.unacked.set(ack, msg);
     this.send(msg);
     return ack;
+  }
+
+  /** Resend a move refused as `unavailable`, quietly, for a while. Returns whether it will. */
+  retryUnavailable(ack) {
+    const msg = this.unacked.get(ack);
+    if (!msg) return false;
+    const first = (this.refused ??= new Map()).get(ack) ?? Date.now();
+    if (Date.now() - first >= UNAVAILABLE_GIVE_UP_MS) return false;
+    this.refused.set(ack, first);
+    setTimeout(() => { if (this.unacked.has(ack) && this.ready) this.raw(msg); }, UNAVAILABLE_RETRY_MS);
+    return true;
   }
 
   /** Forget the unacknowledged moves of a table (a full state showed the game moved on). */
