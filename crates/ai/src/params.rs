@@ -170,9 +170,9 @@ pub const DRAW: i32 = 0;
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Piece values in the middlegame, cp: pawn, knight, bishop, rook, queen, king.
-pub const MG_VALUE: [i32; 6] = [101, 318, 339, 472, 957, 0];
+pub const MG_VALUE: [i32; 6] = [98, 318, 339, 472, 957, 0];
 /// Piece values in the endgame, cp.
-pub const EG_VALUE: [i32; 6] = [132, 294, 318, 532, 970, 0];
+pub const EG_VALUE: [i32; 6] = [129, 294, 318, 532, 970, 0];
 /// Phase weight of each piece (knight 1, bishop 1, rook 2, queen 4; 24 for the full set).
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase of the full set of pieces.
