@@ -817,3 +817,36 @@ fn has_pieces(pos: &Chess) -> bool {
     let ours = board.by_color(pos.turn());
     (ours & !board.pawns() & !board.kings()).any()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_hash_equals_hash_from_scratch() {
+        let mut rng = crate::rng::Rng::new(11);
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut pos = Chess::default();
+            let mut key = hash(&pos);
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    assert_eq!(hash_after(&pos, key, m, &child), hash(&child), "{m:?}");
+                    checked += 1;
+                }
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                key = hash_after(&pos, key, m, &child);
+                pos = child;
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
+}
