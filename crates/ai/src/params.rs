@@ -51,7 +51,7 @@ pub struct LevelParams {
 }
 
 /// Chess levels. Easy: one ply plus captures, and a lot of noise, so it sees a hanging piece but misses forks and
-/// other two-move tactics; medium: four plies and some noise; hard: everything the time allows.
+/// other two-move tactics; medium: five plies and some noise; hard: everything the time allows.
 pub const fn chess_level(level: Level) -> LevelParams {
     match level {
         Level::Easy => LevelParams {
@@ -61,8 +61,8 @@ pub const fn chess_level(level: Level) -> LevelParams {
             time_permille: 1000,
         },
         Level::Medium => LevelParams {
-            max_depth: 4,
-            noise: 70,
+            max_depth: 5,
+            noise: 100,
             quiescence: true,
             time_permille: 1000,
         },
@@ -237,7 +237,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             time_permille: 1000,
         },
         Level::Medium => LevelParams {
-            max_depth: 4,
+            max_depth: 5,
             noise: 15,
             quiescence: true,
             time_permille: 1000,
