@@ -1,11 +1,12 @@
 //! The chess search: iterative deepening with aspiration windows over a principal-variation search (negamax
 //! alpha-beta) with a transposition table, null-move pruning, reverse futility and futility pruning, late-move
-//! pruning and reductions, check extensions, killer and history move ordering, and a quiescence search of
-//! captures filtered by static exchange evaluation. Mates score by distance; repetitions and the fifty-move rule
-//! score as draws.
+//! pruning and reductions, static-exchange pruning, internal iterative reduction, check extensions, killer,
+//! counter-move, history and continuation-history move ordering, and a quiescence search of captures filtered by
+//! static exchange evaluation. Mates score by distance; repetitions and the fifty-move rule score as draws.
 //!
 //! Every technique here is textbook (see the Chess Programming Wiki pages of the same names); the numbers are in
-//! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small.
+//! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small. The hash is kept from move to
+//! move ([`hash_after`]) rather than computed from the whole board at every node.
 
 use super::eval::evaluate;
 use super::see::see_ge;
