@@ -51,7 +51,7 @@ pub struct LevelParams {
 }
 
 /// Chess levels. Easy: one ply plus captures, and a lot of noise, so it sees a hanging piece but misses forks and
-/// other two-move tactics; medium: four plies and some noise; hard: everything the time allows.
+/// other two-move tactics; medium: five plies and some noise; hard: everything the time allows.
 pub const fn chess_level(level: Level) -> LevelParams {
     match level {
         Level::Easy => LevelParams {
@@ -61,8 +61,8 @@ pub const fn chess_level(level: Level) -> LevelParams {
             time_permille: 1000,
         },
         Level::Medium => LevelParams {
-            max_depth: 4,
-            noise: 70,
+            max_depth: 5,
+            noise: 100,
             quiescence: true,
             time_permille: 1000,
         },
@@ -126,6 +126,22 @@ pub const LMP_BASE: usize = 4;
 
 /// Internal iterative reduction: a node this deep without a table move is searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
+/// Null move: one more ply of reduction per this many cp the static evaluation stands above beta (at most
+/// [`NULL_EVAL_MAX`] more).
+pub const NULL_EVAL_DIVISOR: i32 = 200;
+/// See [`NULL_EVAL_DIVISOR`].
+pub const NULL_EVAL_MAX: i32 = 3;
+/// Static exchange pruning in the main search up to this depth: a capture losing more than
+/// `SEE_CAPTURE_MARGIN * depth`, or a quiet move losing more than `SEE_QUIET_MARGIN * depth`, is skipped.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+/// See [`SEE_PRUNE_MAX_DEPTH`], cp per ply.
+pub const SEE_CAPTURE_MARGIN: i32 = 90;
+/// See [`SEE_PRUNE_MAX_DEPTH`], cp per ply.
+pub const SEE_QUIET_MARGIN: i32 = 60;
+/// Chess quiet-move history is kept within +-this (gravity: a bonus shrinks as the entry nears the bound).
+pub const CHESS_HISTORY_MAX: i32 = 16_384;
+/// Late-move reductions shrink by one ply per this much quiet-move history (and grow for negative history).
+pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
 /// Late-move reductions apply from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... to moves after this many (the first ones are searched at full depth).
@@ -154,9 +170,9 @@ pub const DRAW: i32 = 0;
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Piece values in the middlegame, cp: pawn, knight, bishop, rook, queen, king.
-pub const MG_VALUE: [i32; 6] = [85, 325, 340, 470, 960, 0];
+pub const MG_VALUE: [i32; 6] = [98, 318, 339, 472, 957, 0];
 /// Piece values in the endgame, cp.
-pub const EG_VALUE: [i32; 6] = [110, 300, 320, 530, 970, 0];
+pub const EG_VALUE: [i32; 6] = [129, 294, 318, 532, 970, 0];
 /// Phase weight of each piece (knight 1, bishop 1, rook 2, queen 4; 24 for the full set).
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase of the full set of pieces.
@@ -221,7 +237,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             time_permille: 1000,
         },
         Level::Medium => LevelParams {
-            max_depth: 4,
+            max_depth: 5,
             noise: 15,
             quiescence: true,
             time_permille: 1000,

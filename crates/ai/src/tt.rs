@@ -107,6 +107,21 @@ impl<M: Copy> Tt<M> {
     }
 }
 
+impl<M: Copy> Tt<M> {
+    /// Stores a result of depth 0 (a quiescence search), which never displaces a deeper result of this search.
+    #[inline]
+    pub fn store_leaf(&mut self, key: u64, mv: Option<M>, score: i32, eval: i32, bound: Bound) {
+        let slot = &self.slots[key as usize & self.mask];
+        let free = match slot {
+            None => true,
+            Some(old) => old.age != self.age || old.depth <= 0,
+        };
+        if free {
+            self.store(key, mv, score, eval, 0, bound);
+        }
+    }
+}
+
 /// A score to store: mates counted from this node rather than from the root.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {

@@ -85,7 +85,7 @@ impl ChessEngine {
     pub fn new() -> ChessEngine {
         ChessEngine {
             tt: Tt::new(params::TT_MIN_ENTRIES),
-            history: Box::new([[0; 64]; 12]),
+            history: Box::default(),
         }
     }
 
@@ -106,7 +106,7 @@ impl ChessEngine {
     /// Forgets what earlier searches learnt (a new game).
     pub fn new_game(&mut self) {
         self.tt.clear();
-        *self.history = [[0; 64]; 12];
+        self.history.clear();
     }
 
     /// Chooses a move for a request, calling `report` after every completed iteration.

@@ -1,27 +1,144 @@
 //! The chess search: iterative deepening with aspiration windows over a principal-variation search (negamax
 //! alpha-beta) with a transposition table, null-move pruning, reverse futility and futility pruning, late-move
-//! pruning and reductions, check extensions, killer and history move ordering, and a quiescence search of
-//! captures filtered by static exchange evaluation. Mates score by distance; repetitions and the fifty-move rule
-//! score as draws.
+//! pruning and reductions, static-exchange pruning, internal iterative reduction, check extensions, killer,
+//! counter-move, history and continuation-history move ordering, and a quiescence search of captures filtered by
+//! static exchange evaluation. Mates score by distance; repetitions and the fifty-move rule score as draws.
 //!
 //! Every technique here is textbook (see the Chess Programming Wiki pages of the same names); the numbers are in
-//! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small.
+//! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small. The hash is kept from move to
+//! move ([`hash_after`]) rather than computed from the whole board at every node.
 
 use super::eval::evaluate;
-use super::see::see;
+use super::see::see_ge;
 use crate::clock::Timer;
 use crate::params::{self, LevelParams, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, Tt, score_from_tt, score_to_tt};
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position as _, Role};
+use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
+use shakmaty::{
+    CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _, Role, Square,
+};
 
-/// Quiet-move history: indexed by (colour, role) and destination square.
-pub(crate) type History = [[i32; 64]; 12];
+/// Pieces (colour and role) times squares: the index of a move by what moves and where to.
+const PIECE_SQUARES: usize = 12 * 64;
+
+/// What earlier searches learnt about quiet moves, kept between the moves of a game.
+#[derive(Debug)]
+pub(crate) struct History {
+    /// Quiet-move history: `(colour, role) * 64 + destination`.
+    quiet: Vec<i32>,
+    /// Continuation history (a quiet move's history given the move one or two plies before it):
+    /// `earlier move index * PIECE_SQUARES + move index`.
+    cont: Vec<i32>,
+    /// The quiet move that last refuted a move, by the refuted move's index.
+    counters: Vec<Option<Move>>,
+}
+
+impl Default for History {
+    fn default() -> History {
+        History {
+            quiet: vec![0; PIECE_SQUARES],
+            cont: vec![0; PIECE_SQUARES * PIECE_SQUARES],
+            counters: vec![None; PIECE_SQUARES],
+        }
+    }
+}
+
+impl History {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.quiet.iter_mut().for_each(|h| *h = 0);
+        self.cont.iter_mut().for_each(|h| *h = 0);
+        self.counters.iter_mut().for_each(|c| *c = None);
+    }
+
+    /// Halves the quiet-move entries, so a new search weighs its own findings more (the continuation entries,
+    /// 150 times as many, are left to gravity: halving them would cost a search of a few ms a large part of it).
+    fn age(&mut self) {
+        self.quiet.iter_mut().for_each(|h| *h /= 2);
+    }
+}
+
+/// Moves an entry towards `delta`'s sign; gravity keeps it within +-[`params::CHESS_HISTORY_MAX`].
+#[inline]
+fn nudge(h: &mut i32, delta: i32) {
+    *h += delta - *h * delta.abs() / params::CHESS_HISTORY_MAX;
+}
+
+/// No static evaluation (the side to move is in check).
+const NO_EVAL: i32 = -params::INFINITY;
 
 /// The hash of a position for the table and for repetitions (the same hash as `parlor_chess`).
 #[inline]
 pub(crate) fn hash(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+#[inline]
+fn piece_key(square: Square, color: Color, role: Role) -> u64 {
+    Zobrist64::zobrist_for_piece(square, Piece { color, role }).0
+}
+
+/// The hash of `child`, the position after `m` in `pos` whose hash is `key`, from the pieces, rights and en
+/// passant file the move changes (the same value as [`hash`] of `child`, at a fraction of the cost).
+#[inline]
+pub(crate) fn hash_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    let us = pos.turn();
+    let mut h = key ^ Zobrist64::zobrist_for_white_turn().0;
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            h ^= piece_key(from, us, role) ^ piece_key(to, us, promotion.unwrap_or(role));
+            if let Some(c) = capture {
+                h ^= piece_key(to, !us, c);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            h ^= piece_key(from, us, Role::Pawn)
+                ^ piece_key(to, us, Role::Pawn)
+                ^ piece_key(Square::from_coords(to.file(), from.rank()), !us, Role::Pawn);
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            h ^= piece_key(king, us, Role::King)
+                ^ piece_key(side.king_to(us), us, Role::King)
+                ^ piece_key(rook, us, Role::Rook)
+                ^ piece_key(side.rook_to(us), us, Role::Rook);
+        }
+        Move::Put { .. } => return hash(child),
+    }
+    let (before, after) = (pos.castles(), child.castles());
+    if before.castling_rights() != after.castling_rights() {
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if before.has(color, side) != after.has(color, side) {
+                    h ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                }
+            }
+        }
+    }
+    if let Some(sq) = pos.ep_square(EnPassantMode::Legal) {
+        h ^= Zobrist64::zobrist_for_en_passant_file(sq.file()).0;
+    }
+    if let Some(sq) = child.ep_square(EnPassantMode::Legal) {
+        h ^= Zobrist64::zobrist_for_en_passant_file(sq.file()).0;
+    }
+    debug_assert_eq!(h, hash(child), "incremental hash of {m:?}");
+    h
+}
+
+/// The hash after a null move (the turn passes, the en passant right lapses).
+#[inline]
+fn hash_after_null(pos: &Chess, key: u64) -> u64 {
+    let mut h = key ^ Zobrist64::zobrist_for_white_turn().0;
+    if let Some(sq) = pos.ep_square(EnPassantMode::Legal) {
+        h ^= Zobrist64::zobrist_for_en_passant_file(sq.file()).0;
+    }
+    h
 }
 
 /// What one completed iteration found.
@@ -37,6 +154,10 @@ pub(crate) struct Search<'a> {
     tt: &'a mut Tt<Move>,
     history: &'a mut History,
     killers: Vec<[Option<Move>; 2]>,
+    /// Static evaluation at each ply of the current line ([`NO_EVAL`] in check).
+    evals: Vec<i32>,
+    /// The move played at each ply of the current line, as its history index; `None` for a null move.
+    played: Vec<Option<usize>>,
     pv: Vec<Vec<Move>>,
     timer: Timer,
     pub nodes: u64,
@@ -68,6 +189,8 @@ impl<'a> Search<'a> {
             tt,
             history,
             killers: vec![[None; 2]; MAX_PLY + 2],
+            evals: vec![NO_EVAL; MAX_PLY + 2],
+            played: vec![None; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             timer,
             nodes: 0,
@@ -94,11 +217,8 @@ impl<'a> Search<'a> {
         mut report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.tt.new_search();
-        for row in self.history.iter_mut() {
-            for h in row.iter_mut() {
-                *h /= 2;
-            }
-        }
+        self.history.age();
+        self.evals[0] = if root.is_check() { NO_EVAL } else { evaluate(root) };
         let mut order: Vec<(Move, i32)> = moves.iter().copied().zip(noise.iter().copied()).collect();
         // Start from the table's move when it has one.
         if let Some(tt_move) = self
@@ -139,10 +259,11 @@ impl<'a> Search<'a> {
                     break;
                 }
                 if score <= alpha {
-                    alpha = (alpha - window).max(-params::INFINITY);
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - window).max(-params::INFINITY);
                     window *= 2;
                 } else if score >= beta {
-                    beta = (beta + window).min(params::INFINITY);
+                    beta = (score + window).min(params::INFINITY);
                     window *= 2;
                 } else {
                     let it = Iteration {
@@ -175,6 +296,7 @@ impl<'a> Search<'a> {
         let mut best = -params::INFINITY;
         let mut improved = false;
         self.pv[0].clear();
+        let key = self.keys.last().copied().unwrap_or(0);
         let mut i = 0;
         while i < order.len() {
             let (m, noise) = order[i];
@@ -182,7 +304,8 @@ impl<'a> Search<'a> {
             child.play_unchecked(m);
             let check = child.is_check();
             let new_depth = depth - 1 + i32::from(check);
-            self.keys.push(hash(&child));
+            self.keys.push(hash_after(pos, key, m, &child));
+            self.played[0] = Some(move_index(pos, m));
             let (a, b) = (alpha - noise, beta - noise);
             let mut score;
             if i == 0 {
@@ -232,7 +355,7 @@ impl<'a> Search<'a> {
             return false;
         };
         let earliest = n.saturating_sub(halfmoves as usize + 1).max(self.barrier);
-        let mut i = n.saturating_sub(3);
+        let mut i = n.saturating_sub(5);
         while i >= earliest && i < n {
             if self.keys[i] == key {
                 return true;
@@ -245,14 +368,42 @@ impl<'a> Search<'a> {
         false
     }
 
-    fn order_score(&self, pos: &Chess, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+    /// The moves one and two plies before `ply` (for the counter move and the continuation history).
+    #[inline]
+    fn earlier(&self, ply: usize) -> [Option<usize>; 2] {
+        [
+            ply.checked_sub(1).and_then(|p| self.played[p]),
+            ply.checked_sub(2).and_then(|p| self.played[p]),
+        ]
+    }
+
+    /// The history score of a quiet move: its own and its continuation entries.
+    #[inline]
+    fn quiet_score(&self, index: usize, earlier: [Option<usize>; 2]) -> i32 {
+        let mut score = self.history.quiet[index];
+        for e in earlier.into_iter().flatten() {
+            score += self.history.cont[e * PIECE_SQUARES + index];
+        }
+        score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn order_score(
+        &self,
+        pos: &Chess,
+        m: Move,
+        tt_move: Option<Move>,
+        ply: usize,
+        counter: Option<Move>,
+        earlier: [Option<usize>; 2],
+    ) -> i32 {
         if Some(m) == tt_move {
             return 30_000_000;
         }
         if m.is_capture() || m.promotion() == Some(Role::Queen) {
             let victim = m.capture().map_or(0, |r| params::SEE_VALUE[r as usize - 1]);
             let attacker = m.role() as i32;
-            return if see(pos, m) >= 0 {
+            return if see_ge(pos, m, 0) {
                 20_000_000 + victim * 16 - attacker + m.promotion().map_or(0, |_| 900)
             } else {
                 -10_000_000 + victim * 16 - attacker
@@ -268,7 +419,10 @@ impl<'a> Search<'a> {
         if k[1] == Some(m) {
             return 14_000_000;
         }
-        self.history[piece_index(pos, m)][m.to() as usize]
+        if counter == Some(m) {
+            return 13_000_000;
+        }
+        self.quiet_score(move_index(pos, m), earlier)
     }
 
     /// Negamax alpha-beta with principal-variation search, from the point of view of the side to move.
@@ -276,7 +430,7 @@ impl<'a> Search<'a> {
     fn negamax(
         &mut self,
         pos: &Chess,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -323,24 +477,54 @@ impl<'a> Search<'a> {
                 return s;
             }
         }
-        let eval = if in_check {
-            -params::INFINITY
+        let static_eval = if in_check {
+            NO_EVAL
         } else {
             entry.map_or_else(|| evaluate(pos), |e| e.eval)
         };
+        self.evals[ply] = static_eval;
+        // The table's score is a better guess than the static evaluation when its bound points the right way.
+        let mut eval = static_eval;
+        if let Some(e) = entry
+            && !in_check
+            && e.score.abs() < MATE_BOUND
+        {
+            let s = e.score;
+            let better = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > eval,
+                Bound::Upper => s < eval,
+            };
+            if better {
+                eval = s;
+            }
+        }
+        // Whether the position got better for the mover over the last two plies: prune less when it did.
+        let improving =
+            !in_check && (ply < 2 || self.evals[ply - 2] == NO_EVAL || static_eval > self.evals[ply - 2]);
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left, a quiet move will not bring it down.
-            if depth <= params::RFP_MAX_DEPTH && eval - params::RFP_MARGIN * depth >= beta {
+            if depth <= params::RFP_MAX_DEPTH
+                && eval - params::RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
                 return eval;
             }
             // Null move: if passing still fails high, a real move will too (not in pawn endings: zugzwang).
-            if null_ok && depth >= params::NULL_MIN_DEPTH && eval >= beta && has_pieces(pos) {
-                let r = params::NULL_BASE + depth / params::NULL_DIVISOR;
+            if null_ok
+                && depth >= params::NULL_MIN_DEPTH
+                && eval >= beta
+                && static_eval >= beta
+                && has_pieces(pos)
+            {
+                let r = params::NULL_BASE
+                    + depth / params::NULL_DIVISOR
+                    + ((eval - beta) / params::NULL_EVAL_DIVISOR).min(params::NULL_EVAL_MAX);
                 if let Ok(null) = pos.clone().swap_turn() {
                     let saved = self.barrier;
-                    self.keys.push(hash(&null));
+                    self.keys.push(hash_after_null(pos, key));
                     self.barrier = self.keys.len() - 1;
+                    self.played[ply] = None;
                     let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                     self.keys.pop();
                     self.barrier = saved;
@@ -352,6 +536,10 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+        }
+        // Internal iterative reduction: without a table move the ordering is poor; search shallower first.
+        if depth >= params::IIR_MIN_DEPTH && tt_move.is_none() {
+            depth -= 1;
         }
 
         let moves = pos.legal_moves();
@@ -365,9 +553,11 @@ impl<'a> Search<'a> {
         if halfmoves >= 100 {
             return params::DRAW;
         }
+        let earlier = self.earlier(ply);
+        let counter = earlier[0].and_then(|e| self.history.counters[e]);
         let mut scored: Vec<(Move, i32)> = moves
             .iter()
-            .map(|&m| (m, self.order_score(pos, m, tt_move, ply)))
+            .map(|&m| (m, self.order_score(pos, m, tt_move, ply, counter, earlier)))
             .collect();
 
         let alpha_orig = alpha;
@@ -375,6 +565,11 @@ impl<'a> Search<'a> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets: MoveList = MoveList::new();
+        let lmp_count = if improving {
+            params::LMP_BASE + (depth * depth) as usize
+        } else {
+            (params::LMP_BASE + (depth * depth) as usize) / 2
+        };
         for i in 0..scored.len() {
             // Selection sort: the best remaining move next (most nodes cut off after one or two moves).
             let mut top = i;
@@ -386,6 +581,17 @@ impl<'a> Search<'a> {
             scored.swap(i, top);
             let (m, order) = scored[i];
             let quiet = !m.is_capture() && !m.is_promotion();
+            if !in_check && best > -MATE_BOUND && depth <= params::SEE_PRUNE_MAX_DEPTH && searched > 0 {
+                // Static exchange pruning: a move that loses material for nothing at low depth.
+                let margin = if quiet {
+                    params::SEE_QUIET_MARGIN * depth
+                } else {
+                    params::SEE_CAPTURE_MARGIN * depth
+                };
+                if (quiet || order < 0) && !see_ge(pos, m, -margin) {
+                    continue;
+                }
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
@@ -396,15 +602,14 @@ impl<'a> Search<'a> {
                 {
                     continue;
                 }
-                if depth <= params::LMP_MAX_DEPTH
-                    && quiets.len() >= params::LMP_BASE + (depth * depth) as usize
-                {
+                if depth <= params::LMP_MAX_DEPTH && quiets.len() >= lmp_count {
                     continue;
                 }
             }
             let extension = i32::from(gives_check && ply < params::CHECK_EXTENSION_MAX_PLY);
             let new_depth = depth - 1 + extension;
-            self.keys.push(hash(&child));
+            self.keys.push(hash_after(pos, key, m, &child));
+            self.played[ply] = Some(move_index(pos, m));
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node, true);
@@ -412,7 +617,11 @@ impl<'a> Search<'a> {
                 let mut r = 0;
                 if depth >= params::LMR_MIN_DEPTH && searched >= params::LMR_MIN_MOVES && quiet && !in_check {
                     r = self.lmr[depth.min(params::MAX_DEPTH) as usize][searched.min(63)];
-                    r -= i32::from(pv_node) + i32::from(gives_check) + i32::from(order >= 14_000_000);
+                    r += i32::from(!improving);
+                    r -= i32::from(pv_node) + i32::from(gives_check) + i32::from(order >= 13_000_000);
+                    if order < 13_000_000 {
+                        r -= (order / params::LMR_HISTORY_DIVISOR).clamp(-2, 2);
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
@@ -463,26 +672,32 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        let static_eval = if in_check { 0 } else { eval };
+        let stored_eval = if in_check { 0 } else { static_eval };
         self.tt
-            .store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
+            .store(key, best_move, score_to_tt(best, ply), stored_eval, depth, bound);
         best
     }
 
-    /// A quiet move refuted this node: remember it as a killer, raise its history and lower the history of the
-    /// quiet moves tried before it.
+    /// A quiet move refuted this node: remember it as a killer and a counter move, raise its history and lower
+    /// the history of the quiet moves tried before it.
     fn reward_quiet(&mut self, pos: &Chess, m: Move, tried: &[Move], depth: i32, ply: usize) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let bonus = (depth * depth).min(params::HISTORY_MAX);
+        let earlier = self.earlier(ply);
+        if let Some(e) = earlier[0] {
+            self.history.counters[e] = Some(m);
+        }
+        let bonus = (depth * depth).min(params::CHESS_HISTORY_MAX);
         for &q in tried {
-            let h = &mut self.history[piece_index(pos, q)][q.to() as usize];
+            let index = move_index(pos, q);
             let delta = if q == m { bonus } else { -bonus };
-            // Gravity keeps entries within +-HISTORY_MAX.
-            *h += delta - *h * delta.abs() / params::HISTORY_MAX;
+            nudge(&mut self.history.quiet[index], delta);
+            for e in earlier.into_iter().flatten() {
+                nudge(&mut self.history.cont[e * PIECE_SQUARES + index], delta);
+            }
         }
     }
 
@@ -496,8 +711,22 @@ impl<'a> Search<'a> {
         if ply >= MAX_PLY - 1 || !self.level.quiescence || (in_check && qdepth > 6) {
             return if in_check { 0 } else { evaluate(pos) };
         }
+        let key = self.keys.last().copied().unwrap_or(0);
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
         let moves = pos.legal_moves();
         let stand;
+        let mut static_eval = 0;
         if in_check {
             if moves.is_empty() {
                 return -MATE + ply as i32;
@@ -507,16 +736,18 @@ impl<'a> Search<'a> {
             if moves.is_empty() {
                 return params::DRAW; // stalemate
             }
-            stand = evaluate(pos);
-            if stand >= beta {
-                return stand;
+            static_eval = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            if static_eval >= beta {
+                return static_eval;
             }
+            stand = static_eval;
             alpha = alpha.max(stand);
         }
+        let alpha_orig = alpha;
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
         for &m in moves.iter() {
             if in_check {
-                scored.push((m, self.order_score(pos, m, None, ply)));
+                scored.push((m, self.order_score(pos, m, None, ply, None, [None; 2])));
                 continue;
             }
             if !m.is_capture() && m.promotion() != Some(Role::Queen) {
@@ -533,23 +764,26 @@ impl<'a> Search<'a> {
             if stand + gain + params::DELTA_MARGIN <= alpha {
                 continue;
             }
-            let s = see(pos, m);
-            if s < params::QS_SEE_MARGIN {
+            if !see_ge(pos, m, params::QS_SEE_MARGIN) {
                 continue;
             }
             scored.push((m, gain * 16 - m.role() as i32));
         }
         scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
         let mut best = stand;
+        let mut best_move = None;
         for (m, _) in scored {
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.keys.push(hash_after(pos, key, m, &child));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            self.keys.pop();
             if self.timer.is_stopped() {
                 return 0;
             }
             if score > best {
                 best = score;
+                best_move = Some(m);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -558,14 +792,24 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store_leaf(key, best_move, score_to_tt(best, ply), static_eval, bound);
         best
     }
 }
 
+/// The history index of a move: what moves (colour and role) and where to.
 #[inline]
-fn piece_index(pos: &Chess, m: Move) -> usize {
+fn move_index(pos: &Chess, m: Move) -> usize {
     let colour = usize::from(pos.turn() == shakmaty::Color::Black);
-    colour * 6 + m.role() as usize - 1
+    (colour * 6 + m.role() as usize - 1) * 64 + m.to() as usize
 }
 
 /// Whether the side to move has a piece besides pawns and king (null move is unsafe in pawn endings).
@@ -573,4 +817,37 @@ fn has_pieces(pos: &Chess) -> bool {
     let board = pos.board();
     let ours = board.by_color(pos.turn());
     (ours & !board.pawns() & !board.kings()).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_hash_equals_hash_from_scratch() {
+        let mut rng = crate::rng::Rng::new(11);
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut pos = Chess::default();
+            let mut key = hash(&pos);
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    assert_eq!(hash_after(&pos, key, m, &child), hash(&child), "{m:?}");
+                    checked += 1;
+                }
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                key = hash_after(&pos, key, m, &child);
+                pos = child;
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
 }

@@ -19,6 +19,7 @@ pub struct Sample {
     terms: Terms,
     white_to_move: bool,
     result: f64,
+    fen: String,
 }
 
 /// Plays `games` games of the hard level at a fixed `depth` on `threads` threads, from the balanced openings
@@ -94,6 +95,8 @@ fn one_game(engine: &mut Engine, rng: &mut Rng, opening: &[String], depth: u32) 
                     terms: t,
                     white_to_move: root.pos.turn() == shakmaty::Color::White,
                     result: 0.5,
+                    fen: shakmaty::fen::Fen::from_position(&root.pos, shakmaty::EnPassantMode::Legal)
+                        .to_string(),
                 });
             }
         }
@@ -111,6 +114,92 @@ fn one_game(engine: &mut Engine, rng: &mut Rng, opening: &[String], depth: u32) 
         s.result = result;
     }
     kept
+}
+
+/// Replaces the game result of every sample by the expected score a stronger UCI engine (the teacher, e.g.
+/// Stockfish) gives the position in a search of `depth`: `1 / (1 + 10^(-cp / 400))` for White. A teacher's
+/// judgement of each position is far less noisy than the result of a whole game (the "teacher" variant of
+/// Texel's method). Returns the number of samples labelled.
+///
+/// # Errors
+/// When the engine cannot be started or stops answering.
+pub fn label(samples: &mut [Sample], command: &str, depth: u32) -> std::io::Result<usize> {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let mut child = std::process::Command::new(command)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let broken = || std::io::Error::other("the teacher stopped answering");
+    let mut input = child.stdin.take().ok_or_else(broken)?;
+    let mut output = BufReader::new(child.stdout.take().ok_or_else(broken)?);
+    writeln!(input, "uci\nsetoption name Threads value 1\nisready")?;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if output.read_line(&mut line)? == 0 {
+            return Err(broken());
+        }
+        if line.starts_with("readyok") {
+            break;
+        }
+    }
+    let mut labelled = 0;
+    for s in samples.iter_mut() {
+        writeln!(input, "position fen {}\ngo depth {depth}", s.fen)?;
+        let mut cp = None;
+        loop {
+            line.clear();
+            if output.read_line(&mut line)? == 0 {
+                return Err(broken());
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&"bestmove") {
+                break;
+            }
+            if let Some(i) = words.iter().position(|w| *w == "score") {
+                let n: Option<i32> = words.get(i + 2).and_then(|v| v.parse().ok());
+                cp = match (words.get(i + 1), n) {
+                    (Some(&"cp"), Some(n)) => Some(n),
+                    (Some(&"mate"), Some(n)) => Some(if n > 0 { 3000 } else { -3000 }),
+                    _ => cp,
+                };
+            }
+        }
+        if let Some(cp) = cp {
+            let white = if s.white_to_move { cp } else { -cp };
+            s.result = 1.0 / (1.0 + 10f64.powf(-f64::from(white) / 400.0));
+            labelled += 1;
+        }
+    }
+    let _ = writeln!(input, "quit");
+    let _ = child.wait();
+    Ok(labelled)
+}
+
+/// The samples as text, one `fen;result` a line (to tune again without playing and labelling again).
+pub fn to_text(samples: &[Sample]) -> String {
+    let mut out = String::new();
+    for s in samples {
+        let _ = writeln!(out, "{};{:.4}", s.fen, s.result);
+    }
+    out
+}
+
+/// Samples read back from [`to_text`]; unreadable lines and positions the tuner cannot use are skipped.
+pub fn from_text(text: &str) -> Vec<Sample> {
+    text.lines()
+        .filter_map(|line| {
+            let (fen, result) = line.split_once(';')?;
+            let result: f64 = result.trim().parse().ok()?;
+            let pos = parlor_chess::Position::from_fen(fen).ok()?.0;
+            Some(Sample {
+                terms: terms(&pos)?,
+                white_to_move: pos.turn() == shakmaty::Color::White,
+                result,
+                fen: fen.to_owned(),
+            })
+        })
+        .collect()
 }
 
 /// The destination square of a UCI move (`e2e4` -> e4); a1 if unreadable.
