@@ -13,13 +13,15 @@
 //! server CPU and memory are the sums over the nodes.
 
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::Mutex;
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -112,7 +114,7 @@ pub enum LoadError {
 struct Shared {
     moves: AtomicU64,
     errors: AtomicU64,
-    latencies: Mutex<Vec<u32>>,
+    latencies: std::sync::Mutex<Vec<u32>>,
     measuring: std::sync::atomic::AtomicBool,
 }
 
@@ -201,16 +203,21 @@ async fn send(ws: &mut Ws, v: Value) -> Result<(), LoadError> {
         .map_err(|e| LoadError::Connect(e.to_string()))
 }
 
-async fn next(ws: &mut Ws) -> Result<Value, LoadError> {
+/// The next text frame.
+async fn next_text(ws: &mut Ws) -> Result<tokio_tungstenite::tungstenite::Utf8Bytes, LoadError> {
     loop {
         match timeout(Duration::from_secs(30), ws.next()).await {
-            Ok(Some(Ok(Message::Text(t)))) => {
-                return serde_json::from_str(&t).map_err(|e| LoadError::Connect(e.to_string()));
-            }
+            Ok(Some(Ok(Message::Text(t)))) => return Ok(t),
             Ok(Some(Ok(_))) => continue,
             _ => return Err(LoadError::Connect("socket closed or quiet for 30 s".into())),
         }
     }
+}
+
+/// The next frame as JSON (setting up a game, not in the measured loop).
+async fn next(ws: &mut Ws) -> Result<Value, LoadError> {
+    let text = next_text(ws).await?;
+    serde_json::from_str(&text).map_err(|e| LoadError::Connect(e.to_string()))
 }
 
 async fn expect(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Result<Value, LoadError> {
@@ -220,6 +227,68 @@ async fn expect(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Result<Value, Loa
             return Ok(v);
         }
     }
+}
+
+/// What the generator reads of a frame during play. Fields it does not name are skipped by the parser without
+/// being built, and the strings borrow from the frame: the generator shares the server's two cores, so its
+/// parsing is kept to what it needs (parsing every frame into a `serde_json::Value` took most of its CPU).
+#[derive(Deserialize)]
+struct Frame<'a> {
+    #[serde(borrow)]
+    t: Cow<'a, str>,
+    #[serde(borrow, default)]
+    event: Option<FrameEvent<'a>>,
+}
+
+/// The part of an `event` frame the generator reads.
+#[derive(Deserialize)]
+struct FrameEvent<'a> {
+    #[serde(borrow)]
+    e: Cow<'a, str>,
+    #[serde(default)]
+    ply: Option<u64>,
+    #[serde(default)]
+    turn: Option<u64>,
+    #[serde(borrow, default)]
+    legal: Option<Vec<Wire<'a>>>,
+    #[serde(borrow, default)]
+    game: Option<FrameGame<'a>>,
+}
+
+/// The part of a started game the generator reads.
+#[derive(Deserialize)]
+struct FrameGame<'a> {
+    #[serde(default)]
+    turn: Option<u64>,
+    #[serde(borrow, default)]
+    legal: Vec<Wire<'a>>,
+    #[serde(default)]
+    moves: Vec<IgnoredAny>,
+}
+
+/// A legal move: only its wire notation.
+#[derive(Deserialize)]
+struct Wire<'a> {
+    #[serde(borrow)]
+    wire: Cow<'a, str>,
+}
+
+impl Frame<'_> {
+    /// The event's kind, if this is an event frame.
+    fn event_kind(&self) -> Option<&str> {
+        (self.t == "event")
+            .then(|| self.event.as_ref().map(|e| e.e.as_ref()))
+            .flatten()
+    }
+}
+
+/// Reads a frame; one the generator cannot read is `None` (it only waits for the frames it knows).
+fn frame(text: &str) -> Option<Frame<'_>> {
+    serde_json::from_str(text).ok()
+}
+
+fn to_wires(legal: &[Wire<'_>]) -> Vec<String> {
+    legal.iter().map(|m| m.wire.clone().into_owned()).collect()
 }
 
 /// Sets up one game: two sockets (the first on `hosts.0`, the second on `hosts.1`) at a private table created by
@@ -262,78 +331,100 @@ async fn play(
                     return;
                 }
             }
-            let Ok(started) = expect(&mut socks[0], |v| {
-                v["t"] == "event" && v["event"]["e"] == "started"
-            })
-            .await
-            else {
-                return;
+            let started = loop {
+                let Ok(text) = next_text(&mut socks[0]).await else {
+                    return;
+                };
+                let Some(game) = frame(&text)
+                    .filter(|f| f.event_kind() == Some("started"))
+                    .and_then(|f| f.event.and_then(|e| e.game))
+                else {
+                    continue;
+                };
+                break (
+                    game.turn.unwrap_or(0) as usize,
+                    to_wires(&game.legal),
+                    game.moves.len() as u64,
+                );
             };
-            let game = &started["event"]["game"];
-            turn = game["turn"].as_u64().unwrap_or(0) as usize;
-            legal = wires(&game["legal"]);
-            ply = 0;
+            (turn, legal, ply) = started;
             continue;
         }
         if let Some(i) = interval {
             sleep_until(next_at).await;
             next_at += i;
         }
-        let wire = legal[rand::random_range(0..legal.len())].clone();
+        let wire = &legal[rand::random_range(0..legal.len())];
         ack += 1;
         let sent = Instant::now();
-        if send(
-            &mut socks[turn],
-            json!({"t": "move", "table": table, "ack": ack, "ply": ply, "wire": wire}),
-        )
-        .await
-        .is_err()
-        {
+        let text = format!(
+            r#"{{"t":"move","table":{},"ack":{ack},"ply":{ply},"wire":{}}}"#,
+            Value::from(table.as_str()),
+            Value::from(wire.as_str())
+        );
+        if socks[turn].send(Message::Text(text.into())).await.is_err() {
             return;
         }
-        let other = 1 - turn;
-        let moved = loop {
-            match next(&mut socks[other]).await {
-                Ok(v) if v["t"] == "event" && v["event"]["e"] == "moved" => break v,
-                Ok(v) if v["t"] == "error" => {
-                    shared.errors.fetch_add(1, Ordering::Relaxed);
-                }
-                Ok(_) => {}
-                Err(_) => return,
-            }
+        // Wait for the opponent's copy of the move (that is the latency) and, on the mover's socket, for its ack
+        // and own copy, so that neither socket backs up. A refusal (the server's rate limit, say) comes to the mover
+        // alone: it is counted, and the move is tried again after a pause.
+        let [first, second] = &mut socks;
+        let (mover, opponent) = if turn == 0 {
+            (first, second)
+        } else {
+            (second, first)
         };
-        let latency = sent.elapsed();
-        if shared.measuring.load(Ordering::Relaxed) {
-            shared.moves.fetch_add(1, Ordering::Relaxed);
-            shared
-                .latencies
-                .lock()
-                .await
-                .push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
-        }
-        // Drain the mover's own copy and its ack so its socket never backs up.
-        let mover = &mut socks[turn];
+        let mut moved = None;
         let mut got_ack = false;
         let mut got_event = false;
-        while !(got_ack && got_event) {
-            match next(mover).await {
-                Ok(v) if v["t"] == "ack" => got_ack = true,
-                Ok(v) if v["t"] == "event" && v["event"]["e"] == "moved" => got_event = true,
-                Ok(v) if v["t"] == "error" => {
-                    shared.errors.fetch_add(1, Ordering::Relaxed);
-                    got_ack = true;
+        let mut refused = false;
+        while !refused && (moved.is_none() || !(got_ack && got_event)) {
+            tokio::select! {
+                text = next_text(opponent), if moved.is_none() => {
+                    let Ok(text) = text else { return };
+                    match frame(&text) {
+                        Some(Frame { t, event: Some(event) }) if t == "event" && event.e == "moved" => {
+                            let latency = sent.elapsed();
+                            if shared.measuring.load(Ordering::Relaxed) {
+                                shared.moves.fetch_add(1, Ordering::Relaxed);
+                                if let Ok(mut latencies) = shared.latencies.lock() {
+                                    latencies.push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
+                                }
+                            }
+                            let legal = event.legal.as_deref().map(to_wires).unwrap_or_default();
+                            moved = Some((event.ply, event.turn, legal));
+                        }
+                        Some(f) if f.t == "error" => {
+                            shared.errors.fetch_add(1, Ordering::Relaxed);
+                        }
+                        _ => {}
+                    }
                 }
-                Ok(_) => {}
-                Err(_) => return,
+                text = next_text(mover), if !(got_ack && got_event) => {
+                    let Ok(text) = text else { return };
+                    match frame(&text) {
+                        Some(f) if f.t == "ack" => got_ack = true,
+                        Some(f) if f.event_kind() == Some("moved") => got_event = true,
+                        Some(f) if f.t == "error" => {
+                            shared.errors.fetch_add(1, Ordering::Relaxed);
+                            refused = true;
+                        }
+                        _ => {}
+                    }
+                }
             }
         }
-        let event = &moved["event"];
-        ply = event["ply"].as_u64().unwrap_or(ply + 1);
-        legal = wires(&event["legal"]);
-        turn = event["turn"].as_u64().map_or(turn, |t| t as usize);
-        if event["turn"].is_null() {
-            legal.clear();
-            // Both sockets get `ended`; read past it on the opponent's socket lazily (the next loop skips it).
+        let Some(moved) = moved else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let (moved_ply, moved_turn, moved_legal) = moved;
+        ply = moved_ply.unwrap_or(ply + 1);
+        legal = moved_legal;
+        match moved_turn {
+            Some(t) => turn = t as usize,
+            // The game ended. Both sockets get `ended`; the next loop reads past it on the opponent's socket.
+            None => legal.clear(),
         }
     }
 }
@@ -370,7 +461,7 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
     let shared = Arc::new(Shared {
         moves: AtomicU64::new(0),
         errors: AtomicU64::new(0),
-        latencies: Mutex::new(Vec::new()),
+        latencies: std::sync::Mutex::new(Vec::new()),
         measuring: std::sync::atomic::AtomicBool::new(false),
     });
     // Connect every game first, a bounded number at a time.
@@ -424,7 +515,11 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
     let (cpu_after, memory) = server_processes(&hosts).await;
     players.abort_all();
     let moves = shared.moves.load(Ordering::Relaxed) - moves_before;
-    let mut latencies = std::mem::take(&mut *shared.latencies.lock().await);
+    let mut latencies = shared
+        .latencies
+        .lock()
+        .map(|mut l| std::mem::take(&mut *l))
+        .unwrap_or_default();
     latencies.sort_unstable();
     let cpu = match (cpu_before, cpu_after) {
         (Some(b), Some(a)) if moves > 0 => Some((a - b) / moves as f64 * 1000.0),
