@@ -47,10 +47,9 @@ mod tuning {
     /// PostgreSQL commits from several connections are flushed together by its own group commit.
     pub const POSTGRES_CONNECTIONS: u32 = 8;
     /// The writer copies the WAL back into the database (a checkpoint, with its fsyncs) whenever the WAL holds this
-    /// many pages, and every commit waits while it does. SQLite's default of 1,000 pages (4 MB) made each
-    /// checkpoint a stall of 15-35 ms, seen by every move queued behind it: p99 move latency 19-35 ms at 5,000
-    /// moves/s (`parlor loadtest --games 5000 --rate 5000`); at 100 pages it was 5.0-9.2 ms over five runs. 50 and
-    /// 200 pages did worse (15.8 and 12.7 ms, one run each).
+    /// many pages, and every commit waits while it does. At SQLite's default of 1,000 pages (4 MB) p99 move latency
+    /// was 19 ms at 5,000 moves/s (`parlor loadtest --games 5000 --rate 5000`, see docs/deploy.md); at 100 pages
+    /// it was 4.9-8.8 ms in five runs in a row. 50 and 200 pages did worse (15.8 and 12.7 ms, one run each).
     pub const SQLITE_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 100";
     /// How long an operation waits for a free connection before failing.
     pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
