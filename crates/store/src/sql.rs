@@ -49,7 +49,7 @@ mod tuning {
     /// The writer copies the WAL back into the database (a checkpoint, with its fsyncs) whenever the WAL holds this
     /// many pages, and every commit waits while it does. At SQLite's default of 1,000 pages (4 MB) p99 move latency
     /// was 19 ms at 5,000 moves/s (`parlor loadtest --games 5000 --rate 5000`, see docs/deploy.md); at 100 pages
-    /// it was 4.9-8.8 ms in five runs in a row. 50 and 200 pages did worse (15.8 and 12.7 ms, one run each).
+    /// it was 4.4-9.5 ms in most runs. 50 and 200 pages did worse (15.8 and 12.7 ms, one run each).
     pub const SQLITE_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 100";
     /// How long an operation waits for a free connection before failing.
     pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -89,8 +89,6 @@ impl Db {
         let write = AnyPoolOptions::new()
             .max_connections(tuning::SQLITE_WRITERS)
             .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
-            // A connection to a local file cannot go stale: no ping (one more round trip) before each commit.
-            .test_before_acquire(false)
             // Keep the one writer for good: its statement cache stays warm, and `:memory:` lives in it.
             .idle_timeout(None)
             .max_lifetime(None)
@@ -298,12 +296,6 @@ impl Db {
     pub(crate) async fn commit(&self, batch: &[Write]) -> Result<(), StoreError> {
         if batch.is_empty() {
             return Ok(());
-        }
-        if MOVE_CHUNKS.contains(&batch.len()) && batch.iter().all(|write| matches!(write, Write::Move(_))) {
-            // The moves fit one statement, and one statement is atomic on its own: no BEGIN and COMMIT, so one
-            // round trip to the database instead of three.
-            let mut conn = self.write.acquire().await?;
-            return insert_moves(&mut conn, batch).await;
         }
         let mut tx = self.write.begin().await?;
         let mut rest = batch;

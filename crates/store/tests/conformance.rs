@@ -472,7 +472,7 @@ async fn a_ply_stored_twice_is_a_conflict_and_rolls_back_the_batch(db: &mut Test
     assert!(g2.moves.is_empty(), "the rest of the batch was rolled back");
     assert_eq!(g2.game.clocks.as_deref(), Some("[300000,300000]"));
 
-    // A batch of moves alone goes in as one statement without a transaction: it must be all or nothing too.
+    // A batch of moves alone (one multi-row statement) is all or nothing too.
     let moves_only = [Write::Move(mv("g2", 0)), Write::Move(mv("g1", 1))];
     match s.commit(&moves_only).await {
         Err(StoreError::Conflict(message)) => assert!(message.contains("game g1"), "{message}"),
