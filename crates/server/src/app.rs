@@ -251,11 +251,11 @@ async fn healthz(State(state): State<AppState>) -> Response {
 }
 
 async fn metrics_text(State(state): State<AppState>) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        state.hub.metrics.render(),
-    )
-        .into_response()
+    let mut text = state.hub.metrics.render();
+    if let Some(counts) = state.hub.store.sqlite_checkpoints() {
+        text.push_str(&crate::metrics::render_checkpoints(&counts));
+    }
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
 /// A stored game replayed: its setup, players and the game itself.

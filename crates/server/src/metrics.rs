@@ -150,6 +150,41 @@ impl Metrics {
     }
 }
 
+/// The SQLite background checkpointer's counters, in the Prometheus text format.
+pub fn render_checkpoints(counts: &parlor_store::CheckpointCounts) -> String {
+    let mut out = String::new();
+    for (name, help, v) in [
+        (
+            "parlor_sqlite_checkpoints_total",
+            "Passive checkpoints run beside the writer.",
+            counts.runs,
+        ),
+        (
+            "parlor_sqlite_checkpoint_busy_total",
+            "Checkpoints that found another one running.",
+            counts.busy,
+        ),
+        (
+            "parlor_sqlite_checkpoint_errors_total",
+            "Checkpoints that failed.",
+            counts.errors,
+        ),
+        (
+            "parlor_sqlite_wal_frames_checkpointed_total",
+            "WAL frames copied into the database.",
+            counts.frames_copied,
+        ),
+        (
+            "parlor_sqlite_wal_restarts_total",
+            "Times the WAL started again from its beginning.",
+            counts.wal_restarts,
+        ),
+    ] {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
+    }
+    out
+}
+
 /// CPU seconds and resident bytes of this process, from /proc (Linux only).
 fn process_usage() -> Option<(f64, u64)> {
     // Clock ticks per second: 100 on every Linux this runs on (USER_HZ).

@@ -476,6 +476,12 @@ async fn healthz_and_metrics() {
     let (_, body) = http_get(server.addr, "/metrics", None).await;
     assert!(body.contains("parlor_connections 1"), "{body}");
     assert!(body.contains("parlor_store_commit_seconds_count"));
+    // The server runs on an SQLite file: its background checkpointer reports.
+    assert!(
+        body.contains("# TYPE parlor_sqlite_checkpoints_total counter"),
+        "{body}"
+    );
+    assert!(body.contains("parlor_sqlite_checkpoint_errors_total 0"), "{body}");
     server.stop().await;
 }
 

@@ -1,5 +1,6 @@
 //! `AnyStore`: the backend chosen at run time from the database URL.
 
+use crate::checkpoint::CheckpointCounts;
 use crate::error::StoreError;
 use crate::postgres::PostgresStore;
 use crate::sql::Db;
@@ -29,6 +30,11 @@ impl AnyStore {
             Some("postgres" | "postgresql") => Ok(AnyStore::Postgres(PostgresStore::open(url).await?)),
             _ => Err(StoreError::UnsupportedUrl(redact(url))),
         }
+    }
+
+    /// What the SQLite background checkpointer has done; `None` on PostgreSQL.
+    pub fn sqlite_checkpoints(&self) -> Option<CheckpointCounts> {
+        self.db().checkpoint_counts()
     }
 
     fn db(&self) -> &Db {

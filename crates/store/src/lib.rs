@@ -12,6 +12,7 @@
 //! - `sql.rs`: the one SQL implementation on sqlx's Any driver; `sqlite.rs`, `postgres.rs`: opening each backend;
 //!   `any_store.rs`: [`AnyStore`], the backend picked from the URL; `migration.rs`: the embedded
 //!   `migrations/` folder, applied at start-up on both backends.
+//! - `checkpoint.rs`: the background checkpointer of an SQLite file, so that commits seldom wait for one.
 //! - `group_commit.rs`: [`GroupCommit`], one writer task that commits the writes of many tables together.
 //! - `bench.rs`: [`bench::batch_commits`] and [`bench::closed_loop`], durable moves per second (`benches/commit.rs`).
 //!
@@ -29,6 +30,7 @@
 
 mod any_store;
 pub mod bench;
+mod checkpoint;
 mod error;
 mod group_commit;
 mod migration;
@@ -40,6 +42,7 @@ mod store;
 mod write;
 
 pub use any_store::AnyStore;
+pub use checkpoint::CheckpointCounts;
 pub use error::StoreError;
 pub use group_commit::{GroupCommit, GroupCommitConfig};
 

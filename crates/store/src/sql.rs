@@ -1,12 +1,13 @@
 //! The one SQL implementation both backends share, on sqlx's Any driver; only opening differs per backend.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use sqlx::AnyConnection;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
+use crate::checkpoint::{CheckpointCounts, Checkpointer};
 use crate::error::StoreError;
 use crate::migration::migrator;
 use crate::record::{
@@ -47,10 +48,17 @@ mod tuning {
     /// PostgreSQL commits from several connections are flushed together by its own group commit.
     pub const POSTGRES_CONNECTIONS: u32 = 8;
     /// The writer copies the WAL back into the database (a checkpoint, with its fsyncs) whenever the WAL holds this
-    /// many pages, and every commit waits while it does. At SQLite's default of 1,000 pages (4 MB) p99 move latency
-    /// was 19 ms at 5,000 moves/s (`parlor loadtest --games 5000 --rate 5000`, see docs/deploy.md); at 100 pages
-    /// it was 4.4-9.5 ms in most runs. 50 and 200 pages did worse (15.8 and 12.7 ms, one run each).
-    pub const SQLITE_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 100";
+    /// many pages, and every commit waits while it does. The background checkpointer (`checkpoint.rs`) has copied
+    /// nearly all of them by then, so the writer's checkpoint is short and lets the WAL start again.
+    ///
+    /// Measured with `parlor loadtest --games 5000 --rate 5000` (see docs/deploy.md), p99 move latency: writer
+    /// alone at SQLite's default of 1,000 pages 19 ms, at 100 pages 5.5-168 ms (storage stalls of 70-170 ms in two
+    /// runs of five). With the checkpointer every 5 ms: 300 pages 5.4 and 5.5 ms, 1,000 pages 5.1-7.3 ms, both with
+    /// max 16-31 ms; every 20 ms with 1,000 and 4,000 pages: 7.5-9.1 and 8.8-10.5 ms.
+    pub const SQLITE_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 300";
+    /// The background checkpointer's pause between two passive checkpoints (every 2 ms cost 10% more CPU per move
+    /// for no gain in p99).
+    pub const SQLITE_CHECKPOINT_PAUSE: Duration = Duration::from_millis(5);
     /// How long an operation waits for a free connection before failing.
     pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
 }
@@ -76,6 +84,8 @@ pub(crate) struct Db {
     read: AnyPool,
     write: AnyPool,
     backend: Backend,
+    /// SQLite files only: copies the WAL back into the database beside the writer.
+    checkpointer: Option<Arc<Checkpointer>>,
 }
 
 impl Db {
@@ -112,7 +122,8 @@ impl Db {
             .await?;
         migrator().run(&write).await?;
         // Each connection to `:memory:` is its own empty database: an in-memory store reads on its writer.
-        let read = if url.contains(":memory:") || url.contains("mode=memory") {
+        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        let read = if in_memory {
             write.clone()
         } else {
             AnyPoolOptions::new()
@@ -121,10 +132,18 @@ impl Db {
                 .connect(url)
                 .await?
         };
+        // A database in memory has no WAL to copy back.
+        let checkpointer = if in_memory {
+            None
+        } else {
+            let checkpointer = Checkpointer::start(url, synchronous, tuning::SQLITE_CHECKPOINT_PAUSE).await?;
+            Some(Arc::new(checkpointer))
+        };
         Ok(Db {
             read,
             write,
             backend: Backend::Sqlite,
+            checkpointer,
         })
     }
 
@@ -141,7 +160,15 @@ impl Db {
             read: pool.clone(),
             write: pool,
             backend: Backend::Postgres,
+            checkpointer: None,
         })
+    }
+
+    /// What the background checkpointer has done; `None` on PostgreSQL and SQLite in memory.
+    pub(crate) fn checkpoint_counts(&self) -> Option<CheckpointCounts> {
+        self.checkpointer
+            .as_ref()
+            .map(|checkpointer| checkpointer.counts())
     }
 
     pub(crate) fn backend(&self) -> Backend {
@@ -149,6 +176,9 @@ impl Db {
     }
 
     pub(crate) async fn close(&self) {
+        if let Some(checkpointer) = &self.checkpointer {
+            checkpointer.close().await;
+        }
         self.read.close().await;
         self.write.close().await;
     }
@@ -1194,7 +1224,7 @@ mod tests {
                 .fetch_one(&db.write)
                 .await
                 .unwrap();
-            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 100);
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 300);
             db.close().await;
             for suffix in ["", "-wal", "-shm"] {
                 let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));

@@ -1,5 +1,6 @@
 //! The SQLite store: one file, WAL, a single writer connection and a few readers.
 
+use crate::checkpoint::CheckpointCounts;
 use crate::error::StoreError;
 use crate::sql::{Db, SqliteDurability};
 use crate::store::delegate_store;
@@ -33,6 +34,11 @@ impl SqliteStore {
         Ok(SqliteStore {
             db: Db::open_sqlite(url, durability).await?,
         })
+    }
+
+    /// What the background checkpointer has done (`None` for a database in memory, which has no WAL).
+    pub fn checkpoints(&self) -> Option<CheckpointCounts> {
+        self.db.checkpoint_counts()
     }
 
     pub(crate) fn db(&self) -> &Db {
