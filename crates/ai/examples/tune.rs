@@ -25,12 +25,7 @@ fn main() {
     {
         let samples = tune::from_text(&text);
         eprintln!("{} positions from {path}", samples.len());
-        let (tables, before, after) = tune::tune(&samples, epochs);
-        eprintln!(
-            "mean squared error {before:.5} -> {after:.5} in {:.0?}",
-            start.elapsed()
-        );
-        print!("{}", tune::to_rust(&tables));
+        report(&samples, epochs, start);
         return;
     }
     let mut samples = tune::self_play(games, depth, threads, 2026);
@@ -40,7 +35,7 @@ fn main() {
         start.elapsed()
     );
     if let Some(teacher) = teacher {
-        match tune::label(&mut samples, &teacher, teacher_depth) {
+        match tune::label_parallel(&mut samples, &teacher, teacher_depth, threads) {
             Ok(n) => eprintln!(
                 "{n} positions labelled by {teacher} at depth {teacher_depth} in {:.0?}",
                 start.elapsed()
@@ -56,10 +51,26 @@ fn main() {
     {
         eprintln!("{path}: {e}");
     }
-    let (tables, before, after) = tune::tune(&samples, epochs);
+    report(&samples, epochs, start);
+}
+
+/// Tunes on nine tenths of the samples and prints the error on the tenth held out, then the values.
+fn report(samples: &[tune::Sample], epochs: usize, start: Instant) {
+    let (train, held): (Vec<_>, Vec<_>) = samples
+        .iter()
+        .cloned()
+        .enumerate()
+        .partition(|(i, _)| i % 10 != 0);
+    let train: Vec<tune::Sample> = train.into_iter().map(|(_, s)| s).collect();
+    let held: Vec<tune::Sample> = held.into_iter().map(|(_, s)| s).collect();
+    let (values, k, before, after) = tune::tune(&train, epochs);
+    let held_before = tune::error(&held, &tune::Params::current(), k);
+    let held_after = tune::error(&held, &values, k);
     eprintln!(
-        "mean squared error {before:.5} -> {after:.5} in {:.0?}",
+        "mean squared error {before:.5} -> {after:.5} on {} positions, held out {held_before:.5} -> {held_after:.5} on {}, in {:.0?}",
+        train.len(),
+        held.len(),
         start.elapsed()
     );
-    print!("{}", tune::to_rust(&tables));
+    print!("{}", tune::to_rust(&values));
 }

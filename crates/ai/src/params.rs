@@ -170,9 +170,9 @@ pub const DRAW: i32 = 0;
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Piece values in the middlegame, cp: pawn, knight, bishop, rook, queen, king.
-pub const MG_VALUE: [i32; 6] = [98, 318, 339, 472, 957, 0];
+pub const MG_VALUE: [i32; 6] = [95, 319, 340, 472, 957, 0];
 /// Piece values in the endgame, cp.
-pub const EG_VALUE: [i32; 6] = [129, 294, 318, 532, 970, 0];
+pub const EG_VALUE: [i32; 6] = [125, 295, 318, 532, 970, 0];
 /// Phase weight of each piece (knight 1, bishop 1, rook 2, queen 4; 24 for the full set).
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase of the full set of pieces.
@@ -181,32 +181,57 @@ pub const PHASE_MAX: i32 = 24;
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
 /// Bishop pair, (middlegame, endgame) cp.
-pub const BISHOP_PAIR: (i32, i32) = (25, 50);
+pub const BISHOP_PAIR: (i32, i32) = (27, 50);
 /// Mobility per reachable square not attacked by enemy pawns, (mg, eg) cp, for knight, bishop, rook, queen.
-pub const MOBILITY: [(i32, i32); 4] = [(4, 4), (5, 5), (2, 4), (1, 2)];
+pub const MOBILITY: [(i32, i32); 4] = [(5, 2), (6, 5), (5, 3), (1, 4)];
 /// Mobility counts are centred on these numbers of squares (knight, bishop, rook, queen).
 pub const MOBILITY_CENTRE: [i32; 4] = [4, 6, 6, 12];
 /// Passed pawn by rank from its own side (index 0 = rank 1), (mg, eg) cp.
 pub const PASSED: [(i32, i32); 8] = [
     (0, 0),
-    (0, 5),
-    (5, 10),
-    (10, 20),
-    (20, 40),
-    (40, 70),
-    (60, 110),
+    (-10, -19),
+    (-7, -10),
+    (1, 18),
+    (17, 43),
+    (33, 66),
+    (54, 76),
     (0, 0),
 ];
 /// Doubled pawn (each extra pawn on a file), (mg, eg) cp.
-pub const DOUBLED: (i32, i32) = (-10, -20);
+pub const DOUBLED: (i32, i32) = (-14, -25);
 /// Isolated pawn, (mg, eg) cp.
-pub const ISOLATED: (i32, i32) = (-10, -12);
+pub const ISOLATED: (i32, i32) = (-8, -8);
 /// Rook on a file without pawns, on a file with only enemy pawns, (mg, eg) cp.
-pub const ROOK_OPEN: (i32, i32) = (25, 10);
+pub const ROOK_OPEN: (i32, i32) = (30, 2);
 /// See [`ROOK_OPEN`].
-pub const ROOK_HALF_OPEN: (i32, i32) = (12, 5);
-/// Middlegame bonus per own pawn in the three squares in front of the king (shield).
-pub const KING_SHIELD: i32 = 12;
+pub const ROOK_HALF_OPEN: (i32, i32) = (14, 20);
+/// Per own pawn in the three squares in front of a king that stayed home (shield), (mg, eg) cp.
+pub const KING_SHIELD: (i32, i32) = (7, -10);
+/// An enemy knight, bishop, rook or queen attacked by our pawn, (mg, eg) cp. This and the weights below were
+/// tuned from zero by `chess/tune.rs`; `eval::feature` says what each counts.
+pub const THREAT_BY_PAWN: (i32, i32) = (34, 12);
+/// An enemy rook or queen attacked by our knight or bishop, (mg, eg) cp.
+pub const THREAT_BY_MINOR: (i32, i32) = (24, 10);
+/// An enemy queen attacked by our rook, (mg, eg) cp.
+pub const THREAT_BY_ROOK: (i32, i32) = (11, 2);
+/// A passed pawn with its next square empty, per rank from its side, (mg, eg) cp.
+pub const PASSED_FREE: (i32, i32) = (-2, 5);
+/// A passed pawn, per step the enemy king is farther than ours from the square in front of it, (mg, eg) cp.
+pub const PASSED_KINGS: (i32, i32) = (-3, 16);
+/// A pawn defended by a pawn or with a pawn beside it, (mg, eg) cp.
+pub const CONNECTED: (i32, i32) = (7, -3);
+/// A rook on the seventh rank, (mg, eg) cp.
+pub const ROOK_SEVENTH: (i32, i32) = (-1, 1);
+/// A knight or bishop on ranks 4-6 defended by a pawn, (mg, eg) cp.
+pub const OUTPOST: (i32, i32) = (7, 11);
+/// Per file at or next to our king without a pawn of ours, (mg, eg) cp.
+pub const KING_OPEN_FILE: (i32, i32) = (-14, 4);
+/// An enemy knight, bishop, rook or queen we attack and it does not defend, (mg, eg) cp.
+pub const HANGING: (i32, i32) = (5, 7);
+/// Per attack unit on the squares next to the enemy king (the linear part; see [`KING_ATTACK_SCALE`]), (mg, eg) cp.
+pub const KING_ATTACK: (i32, i32) = (1, 0);
+/// Per square from which one of our pieces could check the enemy king and the enemy does not attack, (mg, eg) cp.
+pub const SAFE_CHECK: (i32, i32) = (20, 15);
 /// Attack units per square next to the enemy king attacked by a knight, bishop, rook, queen.
 pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
 /// Middlegame bonus for attacking the king: `units^2 * KING_ATTACK_SCALE / 100` once two or more pieces take

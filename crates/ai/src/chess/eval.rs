@@ -1,14 +1,18 @@
 //! The chess evaluation: material and piece-square tables tapered between middlegame and endgame by the
-//! remaining pieces (the tapered eval of Fruit and most engines since), plus pawn structure, mobility, rooks on
-//! open files, the bishop pair, a pawn shield and attacks near the king, and a mop-up term for won endings.
+//! remaining pieces (the tapered eval of Fruit and most engines since), plus linear terms ([`feature`]: pawn
+//! structure, passed pawns, mobility, rooks, outposts, the bishop pair, king shelter, threats, hanging pieces,
+//! attacks and safe checks near the king), the square of the attack on the king, and a mop-up term for won
+//! endings.
 //!
 //! The tables are our own, written as boards seen from White (rank 8 on top); the other weights are in
-//! `params.rs`.
+//! `params.rs`. All of them except the king attack's square term come from `tune.rs`.
 
 use crate::params::{
-    BISHOP_PAIR, DOUBLED, EG_VALUE, ISOLATED, KING_ATTACK_MAX, KING_ATTACK_SCALE, KING_ATTACK_WEIGHT,
-    KING_SHIELD, MG_VALUE, MOBILITY, MOBILITY_CENTRE, MOPUP_CENTRE, MOPUP_CLOSE, PASSED, PHASE_MAX,
-    PHASE_WEIGHT, ROOK_HALF_OPEN, ROOK_OPEN, TEMPO,
+    BISHOP_PAIR, CONNECTED, DOUBLED, EG_VALUE, HANGING, ISOLATED, KING_ATTACK, KING_ATTACK_MAX,
+    KING_ATTACK_SCALE, KING_ATTACK_WEIGHT, KING_OPEN_FILE, KING_SHIELD, MG_VALUE, MOBILITY, MOBILITY_CENTRE,
+    MOPUP_CENTRE, MOPUP_CLOSE, OUTPOST, PASSED, PASSED_FREE, PASSED_KINGS, PHASE_MAX, PHASE_WEIGHT,
+    ROOK_HALF_OPEN, ROOK_OPEN, ROOK_SEVENTH, SAFE_CHECK, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN,
+    THREAT_BY_ROOK,
 };
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
@@ -16,112 +20,112 @@ use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
 #[rustfmt::skip]
 const PAWN_MG: [i32; 64] = [
        0,   0,   0,   0,   0,   0,   0,   0,
-      44,  46,  47,  53,  51,  46,  45,  45,
-       9,   8,  16,  16,  18,   9,  13,   2,
-      -5, -19, -10,   3,   5,  -7, -14,  -5,
-     -24, -28, -11,   8,  -5,  -2, -25, -25,
-     -21, -19, -22, -13, -17, -10,   1, -12,
-     -29, -32, -28, -39, -30,  -4,  12, -24,
+      49,  47,  46,  56,  54,  49,  48,  48,
+       3,   7,  13,  16,  23,  12,  14,   5,
+     -18, -17,  -7,   3,   7,  -5, -11, -15,
+     -21, -26,  -6,  -3, -11,  -5, -17, -25,
+     -27, -24, -23, -18, -17, -18,   1, -19,
+     -31, -28, -30, -39, -31,  -5,   2, -23,
        0,   0,   0,   0,   0,   0,   0,   0,
 ];
 #[rustfmt::skip]
 const PAWN_EG: [i32; 64] = [
        0,   0,   0,   0,   0,   0,   0,   0,
-      61,  72,  62,  53,  58,  61,  68,  62,
-      37,  32,  21,   5,  -1,   3,  29,  19,
-       8,  -2,  -6, -19, -28, -20,  -7, -14,
-     -10, -18, -25, -31, -22, -19, -32, -20,
-     -14, -26, -23, -28, -15, -16, -39, -31,
-     -11, -20, -17, -29, -21, -16, -33, -28,
+      62,  65,  58,  55,  56,  65,  67,  66,
+      27,  30,  14,   5,   1,   5,  29,  26,
+       8,  -3, -11, -27, -31, -26,  -6, -12,
+     -14, -18, -27, -29, -21, -30, -24, -24,
+     -11, -22, -23, -33, -23, -30, -37, -31,
+      -6, -13, -12, -23, -17, -20, -24, -27,
        0,   0,   0,   0,   0,   0,   0,   0,
 ];
 #[rustfmt::skip]
 const KNIGHT_MG: [i32; 64] = [
-     -52, -28, -18, -13, -13, -18, -28, -48,
-     -23,  -5,   9,  11,  14,   7,  -7, -23,
-     -13,  13,  22,  36,  26,  24,  14, -12,
-      -5,  18,  29,  42,  26,  31,  14,  -5,
-      -1,   9,  25,  22,  21,  30,  13,  -6,
-      -8,   7,   6,  17,  15,  15,  14, -12,
-     -23,  -6,   1,  13,   9,   8,  -4, -22,
-     -43, -16, -17, -10, -14, -15, -12, -43,
+     -55, -29, -19, -14, -12, -19, -29, -51,
+     -30,  -6,   8,  10,  13,   8,  -8, -24,
+     -14,  10,  24,  35,  27,  25,  14, -10,
+      -4,  17,  31,  39,  20,  35,   9,  -3,
+       3,   8,  28,  23,  22,  27,  12,  -8,
+      -9,  11,   9,  16,  20,  15,  19, -13,
+     -24,  -9,  -3,  15,  14,   6,  -5, -22,
+     -44, -13, -18,  -9, -15, -12, -12, -44,
 ];
 #[rustfmt::skip]
 const KNIGHT_EG: [i32; 64] = [
-     -42, -17, -13,  -9,  -8, -16, -19, -36,
-     -18,  -1,  10,   9,  13,   3,  -5, -19,
-     -13,   6,  17,  28,  20,  15,   6, -13,
-      -7,  16,  28,  31,  29,  24,  15,  -8,
-      -7,  11,  25,  29,  33,  22,   8,  -6,
-     -12,  12,  10,  19,  18,   4,  11, -13,
-     -20,  -3,   5,  12,   7,   3,  -1, -19,
-     -34, -20, -12,  -6, -10, -13, -14, -33,
+     -43, -20, -12, -10,  -5, -17, -20, -39,
+     -21,  -2,  11,   8,  12,   2,  -6, -20,
+     -14,   5,  21,  27,  19,  16,   5, -13,
+      -6,  13,  27,  31,  26,  24,  14,  -7,
+      -8,  10,  24,  28,  31,  17,   6,  -5,
+     -10,  11,  12,  20,  21,   5,   9, -14,
+     -21,  -4,   3,   8,   5,   2,  -2, -20,
+     -35, -19, -14,  -7, -11, -12, -15, -34,
 ];
 #[rustfmt::skip]
 const BISHOP_MG: [i32; 64] = [
-     -17,  -9,  -9,  -9, -10,  -9,  -9, -19,
-     -15,  -2,  -1,   0,   0,   1,   1, -10,
-     -12,   2,   7,  11,  12,   9,   3,   0,
-     -10,  12,   3,  19,  15,   9,   8,  -4,
-      -3,  -2,   9,  18,  16,   4,   3, -11,
-      -3,  18,  14,  14,   6,  14,  15,  -2,
-      -8,  10,   2,   8,   2,   1,  30, -10,
-     -18, -10,  -3, -10, -12, -11, -10, -16,
+     -18, -10, -10, -10, -11, -10, -10, -20,
+     -18,  -5,  -4,  -1,   1,  -1,  -2, -15,
+     -11,   3,   4,  10,  11,  10,   2,   1,
+     -10,   9,   2,  20,  14,   8,   4,  -3,
+      -2,  -1,   9,  19,  17,  -5,   0, -10,
+       2,  18,  16,  13,   9,  15,  18,  -1,
+      -5,  14,   5,   2,   5,   0,  35,  -9,
+     -19, -13,   2, -10, -12,  -8, -11, -17,
 ];
 #[rustfmt::skip]
 const BISHOP_EG: [i32; 64] = [
-     -12,  -8,  -6,  -3,  -3,  -4,  -8, -11,
-      -9,  -3,   1,   4,   1,   1,  -1,  -8,
-      -7,   2,   8,   7,  11,  10,   4,  -2,
-      -2,   2,   1,  11,  13,   8,   3,  -2,
-      -1,   2,   5,   8,   9,   9,   4,  -5,
-      -5,  -2,  17,  13,   7,   3,   2,  -2,
-      -8,  -3,   1,  -1,   2,   0,   1, -13,
-     -12,  -9, -12,  -3,  -8,  -5,  -9, -11,
+     -12,  -8,  -6,  -5,  -1,  -5,  -8,  -9,
+      -9,  -5,  -1,   4,   1,  -1,  -1,  -8,
+      -7,   4,   9,   4,  11,  12,   4,  -2,
+      -2,   7,   1,  12,  10,  11,   1,  -2,
+       0,   6,  12,   3,   9,   7,   1,  -5,
+      -3,   0,  22,   6,  15,   6,   4,   0,
+      -6,   1,   2,  -1,   2,   0,  -3, -11,
+     -10, -10,  -2,  -5,  -8,  -9, -11, -11,
 ];
 #[rustfmt::skip]
 const ROOK_MG: [i32; 64] = [
-       5,   6,   9,   8,   7,   8,   5,   5,
-      12,  18,  20,  23,  19,  22,  20,  12,
-      -7,  -1,   1,   1,   1,   1,  -2,  -5,
-      -7,  -2,   7,   2,   7,  -1,  -2,  -6,
-      -7,  -4,  -1,  -1,  -3,   1,  -4,  -6,
-     -11, -11,  -8,   2,  -3,  -2,  -2,  -9,
-     -14,  -9,  -5,  -3,  -6,  -1,  -6, -16,
-     -12,  -3,   2,   4,  11,   2, -23, -19,
+       5,   8,   9,   8,   9,   8,   5,   5,
+       7,  16,  21,  25,  19,  22,  18,  14,
+      -3,   3,   3,   5,   3,   2,   0,  -2,
+      -6,  -2,   8,   4,   7,   2,   0,  -8,
+     -13,  -6,  -1,   1,  -1,  -1,  -5,  -8,
+     -14, -11, -10,  -1,  -7,  -4,  -2,  -9,
+     -20, -14,  -9,  -5,  -6,  -1, -10, -22,
+     -14,  -7,  -1,   2,   5,  -4, -31, -15,
 ];
 #[rustfmt::skip]
 const ROOK_EG: [i32; 64] = [
-       8,   8,   5,   3,   2,   4,   8,  12,
-      15,  12,   9,  15,  13,  14,  10,   7,
-       3,   1,   2,  -1,  -1,  -1,  -1,   3,
-       1,   2,   7,   2,   9,   1,   1,   3,
-       1,  -3,   1,  -2,  -1,   2,  -4,  -1,
-      -3,  -5,  -2,  -1,  -2,  -1,   0,  -5,
-     -12, -10,  -7, -10,  -9,  -6,  -7,  -7,
-      -9, -11,  -1,  -8,  -9,  -7,  -3, -15,
+       6,  12,   7,   3,   4,   6,   7,  15,
+      11,  16,  12,  17,  13,  12,   8,   8,
+      10,   8,   5,   2,   1,   1,   1,   7,
+       5,   4,   7,   6,   9,   5,   3,   1,
+      -1,  -3,   1,   0,   1,  -2,  -4,  -1,
+      -6,  -4,   0,  -5,  -6,  -3,  -1,  -5,
+     -15, -13,  -7, -12, -11, -10, -11, -10,
+      -6, -12,  -9, -11, -18, -11,  -4, -28,
 ];
 #[rustfmt::skip]
 const QUEEN_MG: [i32; 64] = [
-     -17,  -7,  -6,   0,  -1,  -6,  -6, -16,
-     -11,   0,   7,   5,   5,   5,   3,  -3,
-     -14,   5,   9,  11,  11,  13,   5,  -5,
-      -5,   1,   8,   4,   7,  12,   2,   0,
-       2,  -3,   5,   3,   6,  11,   3,  -2,
-      -6,   9,   5,   0,   9,   5,   6,  -9,
-      -7,   1,   8,   1,   7,   3,   3,  -7,
-     -14,  -6,  -8,   4,  -3, -10,  -8, -17,
+     -19,  -7,  -6,   1,  -1,  -6,  -6, -16,
+     -16,  -4,   5,   6,   6,   6,   5,  -2,
+     -15,   5,   6,   9,  14,  18,   8,  -2,
+      -5,  -2,   2,   2,   5,  14,   2,   0,
+      -1, -10,   4,   4,   5,   9,   3,  -7,
+      -5,   5,   4,   1,  11,   8,   8,  -7,
+      -9,   0,  11,   4,   8,   5,   5,  -7,
+     -14,  -6,  -2,  14,  -5, -10,  -8, -17,
 ];
 #[rustfmt::skip]
 const QUEEN_EG: [i32; 64] = [
-     -20, -11,  -9,  -4,  -4,  -9,  -9, -19,
-      -9,  -1,   8,   7,   6,   6,   0,  -9,
-     -13,   7,  11,  12,  12,  13,   6,  -8,
-      -6,   5,  10,  14,  17,  11,   7,  -4,
-      -6,   4,   9,  15,  14,  10,   5,  -6,
-     -12,   3,  10,   8,  10,  10,   5, -10,
-     -10,   0,   3,   2,   2,   3,  -1, -10,
-     -19, -10, -11,  -8,  -6, -12, -11, -20,
+     -20, -11,  -9,  -2,  -4,  -9,  -9, -19,
+     -11,   1,   8,   9,   7,   6,   0,  -9,
+     -13,   7,  11,  12,  14,  16,   8,  -6,
+      -6,   5,   9,  14,  18,  13,   7,  -4,
+      -6,   3,   9,  17,  13,   8,   5,  -8,
+     -12,   1,  10,   9,   8,  12,   5, -10,
+     -11,   0,  -1,   4,   0,   3,  -1, -10,
+     -19, -10,  -9, -10,  -6, -14, -11, -20,
 ];
 #[rustfmt::skip]
 const KING_MG: [i32; 64] = [
@@ -129,21 +133,21 @@ const KING_MG: [i32; 64] = [
      -40, -50, -50, -60, -60, -50, -50, -40,
      -40, -50, -50, -59, -60, -50, -50, -40,
      -40, -49, -50, -58, -59, -49, -49, -40,
-     -30, -40, -39, -50, -50, -41, -42, -31,
-     -20, -29, -29, -39, -37, -30, -27, -20,
-      10,  10,  -1, -21, -24, -11,  15,  21,
-      19,  34,   8, -21,   5,  -8,  43,  29,
+     -30, -40, -41, -51, -52, -41, -42, -31,
+     -20, -29, -29, -39, -36, -29, -27, -20,
+      11,   8,   2, -24, -26,  -7,  22,  16,
+      17,  32,  13, -24,   8, -10,  45,  25,
 ];
 #[rustfmt::skip]
 const KING_EG: [i32; 64] = [
      -50, -35, -25, -20, -21, -25, -35, -50,
-     -29, -14,  -5,   1,   1,  -8, -14, -31,
-     -24,  -1,  17,  26,  20,  18,  -1, -23,
-     -18,   6,  19,  41,  34,  22,   4, -18,
-     -20,   1,  23,  29,  28,  14,   1, -24,
-     -25,  -5,  12,  25,  29,   9,  -7, -22,
-     -30, -19,  -4,   7,   1,  -7, -19, -25,
-     -51, -41, -28, -25, -30, -31, -59, -56,
+     -29, -12,  -5,   1,   1,  -8, -14, -31,
+     -23,   3,  21,  26,  24,  24,   3, -21,
+     -20,   4,  21,  38,  32,  17,   6, -14,
+     -22,   1,  23,  26,  21,  19,   1, -26,
+     -27,  -4,  12,  20,  19,  13,  -7, -24,
+     -30, -20,  -2,   9,   2,   1, -15, -35,
+     -51, -45, -28, -23, -35, -30, -52, -62,
 ];
 
 const TABLES: [(&[i32; 64], &[i32; 64]); 6] = [
@@ -246,11 +250,137 @@ impl Sums {
         self.mg += mg;
         self.eg += eg;
     }
+}
+
+/// The linear terms besides material and tables, as indices into [`Features::counts`] (the tuner's weights).
+pub mod feature {
+    /// A passed pawn on rank `PASSED + r` (rank from its own side, 0 = rank 1).
+    pub const PASSED: usize = 0;
+    /// An isolated pawn.
+    pub const ISOLATED: usize = 8;
+    /// Each extra pawn on a file.
+    pub const DOUBLED: usize = 9;
+    /// Safe squares a knight, bishop, rook, queen reaches (`MOBILITY + k`), centred.
+    pub const MOBILITY: usize = 10;
+    /// A rook on a file without pawns.
+    pub const ROOK_OPEN: usize = 14;
+    /// A rook on a file with only enemy pawns.
+    pub const ROOK_HALF_OPEN: usize = 15;
+    /// Two bishops or more.
+    pub const BISHOP_PAIR: usize = 16;
+    /// A pawn in front of a king that stayed home.
+    pub const KING_SHIELD: usize = 17;
+    /// An enemy knight, bishop, rook or queen attacked by one of our pawns.
+    pub const THREAT_BY_PAWN: usize = 18;
+    /// An enemy rook or queen attacked by one of our knights or bishops.
+    pub const THREAT_BY_MINOR: usize = 19;
+    /// An enemy queen attacked by one of our rooks.
+    pub const THREAT_BY_ROOK: usize = 20;
+    /// A passed pawn whose next square is empty, counted by its rank from its own side (so times 1 to 6).
+    pub const PASSED_FREE: usize = 21;
+    /// A passed pawn: the enemy king's distance to the square in front of it minus our king's, at most 5 each.
+    pub const PASSED_KINGS: usize = 22;
+    /// A pawn defended by one of ours or with one of ours beside it.
+    pub const CONNECTED: usize = 23;
+    /// A rook on the seventh rank from its side.
+    pub const ROOK_SEVENTH: usize = 24;
+    /// A knight or bishop on ranks 4 to 6 from its side, defended by a pawn of ours.
+    pub const OUTPOST: usize = 25;
+    /// A file next to or under our king without a pawn of ours.
+    pub const KING_OPEN_FILE: usize = 26;
+    /// An enemy knight, bishop, rook or queen we attack and it does not defend.
+    pub const HANGING: usize = 27;
+    /// Attack units on the squares next to the enemy king (linear; the square term is fixed).
+    pub const KING_ATTACK: usize = 28;
+    /// A square from which one of our pieces could check the enemy king and that the enemy does not attack.
+    pub const SAFE_CHECK: usize = 29;
+    /// How many there are.
+    pub const COUNT: usize = 30;
+}
+
+/// Where [`side_rest`] puts what it finds: the evaluation adds the weights, the tuner counts the features.
+trait Sink {
+    /// `n` times the linear feature `index`, whose weight is `weight`.
+    fn feature(&mut self, index: usize, weight: (i32, i32), n: i32);
+    /// A term the tuner does not tune (attacks on the king grow as a square).
+    fn fixed(&mut self, value: (i32, i32));
+}
+
+impl Sink for Sums {
     #[inline]
-    fn add_scaled(&mut self, (mg, eg): (i32, i32), n: i32) {
+    fn feature(&mut self, _index: usize, (mg, eg): (i32, i32), n: i32) {
         self.mg += mg * n;
         self.eg += eg * n;
     }
+    #[inline]
+    fn fixed(&mut self, value: (i32, i32)) {
+        self.add(value);
+    }
+}
+
+/// The counts of the linear features of one side, and the value of its fixed terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Per [`feature`] index.
+    pub counts: [i32; feature::COUNT],
+    /// `(mg, eg)` of the terms that are not tuned.
+    pub fixed: (i32, i32),
+}
+
+impl Sink for Features {
+    fn feature(&mut self, index: usize, _weight: (i32, i32), n: i32) {
+        self.counts[index] += n;
+    }
+    fn fixed(&mut self, (mg, eg): (i32, i32)) {
+        self.fixed.0 += mg;
+        self.fixed.1 += eg;
+    }
+}
+
+/// The weights of the linear features as `params.rs` has them, per [`feature`] index.
+pub fn feature_weights() -> [(i32, i32); feature::COUNT] {
+    let mut w = [(0, 0); feature::COUNT];
+    w[feature::PASSED..feature::PASSED + 8].copy_from_slice(&PASSED);
+    w[feature::ISOLATED] = ISOLATED;
+    w[feature::DOUBLED] = DOUBLED;
+    w[feature::MOBILITY..feature::MOBILITY + 4].copy_from_slice(&MOBILITY);
+    w[feature::ROOK_OPEN] = ROOK_OPEN;
+    w[feature::ROOK_HALF_OPEN] = ROOK_HALF_OPEN;
+    w[feature::BISHOP_PAIR] = BISHOP_PAIR;
+    w[feature::KING_SHIELD] = KING_SHIELD;
+    w[feature::THREAT_BY_PAWN] = THREAT_BY_PAWN;
+    w[feature::THREAT_BY_MINOR] = THREAT_BY_MINOR;
+    w[feature::THREAT_BY_ROOK] = THREAT_BY_ROOK;
+    w[feature::PASSED_FREE] = PASSED_FREE;
+    w[feature::PASSED_KINGS] = PASSED_KINGS;
+    w[feature::CONNECTED] = CONNECTED;
+    w[feature::ROOK_SEVENTH] = ROOK_SEVENTH;
+    w[feature::OUTPOST] = OUTPOST;
+    w[feature::KING_OPEN_FILE] = KING_OPEN_FILE;
+    w[feature::HANGING] = HANGING;
+    w[feature::KING_ATTACK] = KING_ATTACK;
+    w[feature::SAFE_CHECK] = SAFE_CHECK;
+    w
+}
+
+/// Every square the pieces of `color` attack.
+fn attacks_of(board: &Board, color: Color) -> u64 {
+    let occupied = board.occupied();
+    let ours = board.by_color(color);
+    let mut all = pawn_attacks((board.pawns() & ours).0, color);
+    for sq in board.knights() & ours {
+        all |= knight_attacks(sq).0;
+    }
+    for sq in (board.bishops() | board.queens()) & ours {
+        all |= bishop_attacks(sq, occupied).0;
+    }
+    for sq in (board.rooks() | board.queens()) & ours {
+        all |= rook_attacks(sq, occupied).0;
+    }
+    if let Some(king) = board.king_of(color) {
+        all |= king_attacks(king).0;
+    }
+    all
 }
 
 /// The evaluation of a position, in centipawns, for the side to move.
@@ -271,15 +401,15 @@ pub fn evaluate(pos: &Chess) -> i32 {
     score + TEMPO
 }
 
-/// What the tuner needs of a position: the piece-square entries of each side, and the rest of the evaluation.
+/// What the tuner needs of a position: the piece-square entries of each side, and the other features.
 #[derive(Clone, Debug)]
 pub struct Terms {
     /// The phase, 0 (bare kings and pawns) to [`PHASE_MAX`].
     pub phase: i32,
     /// `(colour index, role index, table index)` of every piece: the entry of `TABLES` it reads (White 0).
     pub pieces: Vec<(u8, u8, u8)>,
-    /// Every other term, White minus Black, (mg, eg).
-    pub rest: (i32, i32),
+    /// The other features, White minus Black.
+    pub features: Features,
 }
 
 /// The linear parts of the evaluation of a position, for tuning; `None` where the mop-up or the draw scaling
@@ -306,11 +436,20 @@ pub fn terms(pos: &Chess) -> Option<Terms> {
             }
         }
     }
-    let (w, b) = (side_rest(board, Color::White), side_rest(board, Color::Black));
+    let (mut w, mut b) = (Features::default(), Features::default());
+    side_rest(board, Color::White, &mut w);
+    side_rest(board, Color::Black, &mut b);
+    let mut features = Features {
+        counts: [0; feature::COUNT],
+        fixed: (w.fixed.0 - b.fixed.0, w.fixed.1 - b.fixed.1),
+    };
+    for (i, count) in features.counts.iter_mut().enumerate() {
+        *count = w.counts[i] - b.counts[i];
+    }
     Some(Terms {
         phase: phase.min(PHASE_MAX),
         pieces,
-        rest: (w.mg - b.mg, w.eg - b.eg),
+        features,
     })
 }
 
@@ -328,7 +467,8 @@ pub fn tables() -> [([i32; 64], [i32; 64]); 6] {
 
 fn side_sums(board: &Board, us: Color) -> Sums {
     let s = side(us);
-    let mut sums = side_rest(board, us);
+    let mut sums = Sums::default();
+    side_rest(board, us, &mut sums);
     for role in Role::ALL {
         let pieces = board.by_role(role) & board.by_color(us);
         let r = role_index(role);
@@ -340,9 +480,9 @@ fn side_sums(board: &Board, us: Color) -> Sums {
 }
 
 /// Every term of one side except material and tables.
-fn side_rest(board: &Board, us: Color) -> Sums {
+#[inline]
+fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
     let them = !us;
-    let mut sums = Sums::default();
     let s = side(us);
     let occupied = board.occupied();
     let ours = board.by_color(us);
@@ -350,24 +490,64 @@ fn side_rest(board: &Board, us: Color) -> Sums {
     let their_pawns = (board.pawns() & board.by_color(them)).0;
     let their_pawn_attacks = pawn_attacks(their_pawns, them);
     let their_king_zone = board.king_of(them).map_or(0, |k| king_attacks(k).0);
+    let our_pawn_attacks = pawn_attacks(our_pawns, us);
+    let theirs = board.by_color(them).0;
+    let their_majors = (board.rooks() | board.queens()).0 & theirs;
+    let their_queens = board.queens().0 & theirs;
+    let (our_king, their_king) = (board.king_of(us), board.king_of(them));
+    // Rank `r` from our side, as a mask.
+    let rank_mask = |r: usize| 0xFFu64 << (if us == Color::White { r } else { 7 - r } * 8);
 
     // Pawn structure.
     for sq in Bitboard(our_pawns) {
         let i = sq as usize;
+        let rank = if us == Color::White { i / 8 } else { 7 - i / 8 };
         if PASSED_SPAN[s][i] & their_pawns == 0 {
-            let rank = if us == Color::White { i / 8 } else { 7 - i / 8 };
-            sums.add(PASSED[rank]);
+            sums.feature(feature::PASSED + rank, PASSED[rank], 1);
+            let stop = if us == Color::White {
+                i + 8
+            } else {
+                i.wrapping_sub(8)
+            };
+            if stop < 64 {
+                if occupied.0 & (1u64 << stop) == 0 {
+                    sums.feature(feature::PASSED_FREE, PASSED_FREE, rank as i32);
+                }
+                if let (Some(ok), Some(tk)) = (our_king, their_king) {
+                    let stop = Square::new(stop as u32);
+                    let gap = tk.distance(stop).min(5) as i32 - ok.distance(stop).min(5) as i32;
+                    sums.feature(feature::PASSED_KINGS, PASSED_KINGS, gap);
+                }
+            }
         }
         let file = FILE_A << (i % 8);
         let neighbours = ((file << 1) & !FILE_A) | ((file >> 1) & !FILE_H);
         if our_pawns & neighbours == 0 {
-            sums.add(ISOLATED);
+            sums.feature(feature::ISOLATED, ISOLATED, 1);
+        }
+        let bit = 1u64 << i;
+        let beside = ((bit << 1) & !FILE_A) | ((bit >> 1) & !FILE_H);
+        if our_pawn_attacks & bit != 0 || our_pawns & beside != 0 {
+            sums.feature(feature::CONNECTED, CONNECTED, 1);
+        }
+    }
+    let their_pieces = theirs & !their_pawns & !board.kings().0;
+    let threatened = (our_pawn_attacks & their_pieces).count_ones() as i32;
+    if threatened > 0 {
+        sums.feature(feature::THREAT_BY_PAWN, THREAT_BY_PAWN, threatened);
+    }
+    if let Some(king) = our_king {
+        let f = king as usize % 8;
+        for file in f.saturating_sub(1)..=(f + 1).min(7) {
+            if our_pawns & (FILE_A << file) == 0 {
+                sums.feature(feature::KING_OPEN_FILE, KING_OPEN_FILE, 1);
+            }
         }
     }
     for f in 0..8 {
         let n = (our_pawns & (FILE_A << f)).count_ones() as i32;
         if n > 1 {
-            sums.add_scaled(DOUBLED, n - 1);
+            sums.feature(feature::DOUBLED, DOUBLED, n - 1);
         }
     }
 
@@ -375,6 +555,15 @@ fn side_rest(board: &Board, us: Color) -> Sums {
     let safe = !ours.0 & !their_pawn_attacks;
     let mut units = 0;
     let mut attackers = 0;
+    let their_attacks = attacks_of(board, them);
+    let mut our_attacks = our_pawn_attacks | our_king.map_or(0, |k| king_attacks(k).0);
+    // Squares from which each of our roles would check their king.
+    let checks = their_king.map(|k| {
+        let bishop = bishop_attacks(k, occupied).0;
+        let rook = rook_attacks(k, occupied).0;
+        [knight_attacks(k).0, bishop, rook, bishop | rook]
+    });
+    let mut check_squares = 0u64;
     for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -388,7 +577,33 @@ fn side_rest(board: &Board, us: Color) -> Sums {
             }
             .0;
             let n = (attacks & safe).count_ones() as i32 - MOBILITY_CENTRE[k];
-            sums.add_scaled(MOBILITY[k], n);
+            sums.feature(feature::MOBILITY + k, MOBILITY[k], n);
+            our_attacks |= attacks;
+            if let Some(checks) = &checks {
+                check_squares |= attacks & checks[k];
+            }
+            match role {
+                Role::Knight | Role::Bishop => {
+                    let hit = (attacks & their_majors).count_ones() as i32;
+                    if hit > 0 {
+                        sums.feature(feature::THREAT_BY_MINOR, THREAT_BY_MINOR, hit);
+                    }
+                    let bit = 1u64 << (sq as usize);
+                    let outpost_ranks = rank_mask(3) | rank_mask(4) | rank_mask(5);
+                    if bit & outpost_ranks & our_pawn_attacks != 0 {
+                        sums.feature(feature::OUTPOST, OUTPOST, 1);
+                    }
+                }
+                Role::Rook => {
+                    if attacks & their_queens != 0 {
+                        sums.feature(feature::THREAT_BY_ROOK, THREAT_BY_ROOK, 1);
+                    }
+                    if (1u64 << (sq as usize)) & rank_mask(6) != 0 {
+                        sums.feature(feature::ROOK_SEVENTH, ROOK_SEVENTH, 1);
+                    }
+                }
+                _ => {}
+            }
             let hits = (attacks & their_king_zone).count_ones() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -397,21 +612,32 @@ fn side_rest(board: &Board, us: Color) -> Sums {
             if role == Role::Rook {
                 let file = FILE_A << (sq as usize % 8);
                 if file & our_pawns == 0 {
-                    sums.add(if file & their_pawns == 0 {
-                        ROOK_OPEN
+                    if file & their_pawns == 0 {
+                        sums.feature(feature::ROOK_OPEN, ROOK_OPEN, 1);
                     } else {
-                        ROOK_HALF_OPEN
-                    });
+                        sums.feature(feature::ROOK_HALF_OPEN, ROOK_HALF_OPEN, 1);
+                    }
                 }
             }
         }
     }
     if attackers >= 2 {
-        sums.mg += (units * units * KING_ATTACK_SCALE / 100).min(KING_ATTACK_MAX);
+        sums.fixed(((units * units * KING_ATTACK_SCALE / 100).min(KING_ATTACK_MAX), 0));
+    }
+    if units > 0 {
+        sums.feature(feature::KING_ATTACK, KING_ATTACK, units);
+    }
+    let safe_checks = (check_squares & !ours.0 & !their_attacks).count_ones() as i32;
+    if safe_checks > 0 {
+        sums.feature(feature::SAFE_CHECK, SAFE_CHECK, safe_checks);
+    }
+    let hanging = (their_pieces & our_attacks & !their_attacks).count_ones() as i32;
+    if hanging > 0 {
+        sums.feature(feature::HANGING, HANGING, hanging);
     }
 
     if (board.bishops() & ours).more_than_one() {
-        sums.add(BISHOP_PAIR);
+        sums.feature(feature::BISHOP_PAIR, BISHOP_PAIR, 1);
     }
 
     // Pawn shield of a king that stayed home.
@@ -427,10 +653,13 @@ fn side_rest(board: &Board, us: Color) -> Sums {
                 Color::White => king_attacks(king).0 & (0xFFu64 << ((i / 8 + 1) * 8)),
                 Color::Black => king_attacks(king).0 & (0xFFu64 << ((i / 8).saturating_sub(1) * 8)),
             };
-            sums.mg += KING_SHIELD * (front & our_pawns).count_ones() as i32;
+            sums.feature(
+                feature::KING_SHIELD,
+                KING_SHIELD,
+                (front & our_pawns).count_ones() as i32,
+            );
         }
     }
-    sums
 }
 
 /// With no pawns left on one side and a clear material lead on the other, drive the lone king to the edge and
@@ -512,6 +741,9 @@ mod tests {
             "rnbqkb1r/pp3ppp/4pn2/2pp4/3P4/2P1PN2/PP3PPP/RNBQKB1R w KQkq - 0 5",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/R7/8/4N3/3P4/8/8/4K3 w - - 0 1",
+            "7k/8/1P6/8/8/8/8/1K6 w - - 0 1",
+            "r1bq1rk1/pp3ppp/2n1pn2/2pp4/1bPP4/2NBPN2/PP3PPP/R1BQ1RK1 w - - 0 8",
         ] {
             assert_eq!(eval(fen), eval(&mirror(fen)), "{fen}");
         }
@@ -539,6 +771,43 @@ mod tests {
             swap(parts[2])
         };
         format!("{} {turn} {castling} - 0 1", board.join("/"))
+    }
+
+    /// Each feature is counted where the position has it, for the side that has it.
+    #[test]
+    fn features_are_counted_for_their_side() {
+        let features = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap().0;
+            let (mut white, mut black) = (Features::default(), Features::default());
+            side_rest(pos.board(), Color::White, &mut white);
+            side_rest(pos.board(), Color::Black, &mut black);
+            (white.counts, black.counts)
+        };
+        // White's pawn on d5 attacks the knights on c6 and e6, which nothing defends.
+        let (w, b) = features("4k3/8/2n1n3/3P4/8/8/8/4K3 w - - 0 1");
+        assert_eq!((w[feature::THREAT_BY_PAWN], b[feature::THREAT_BY_PAWN]), (2, 0));
+        assert_eq!((w[feature::HANGING], b[feature::HANGING]), (2, 0));
+        // White's knight on c3 attacks the rook on b5 and the queen on d5; the rook on d1 sees the queen.
+        let (w, b) = features("4k3/8/8/1r1q4/8/2N5/8/3RK3 w - - 0 1");
+        assert_eq!((w[feature::THREAT_BY_MINOR], b[feature::THREAT_BY_MINOR]), (2, 0));
+        assert_eq!((w[feature::THREAT_BY_ROOK], b[feature::THREAT_BY_ROOK]), (1, 0));
+        // A white rook on the seventh rank, a knight on e5 defended by the pawn on d4.
+        let (w, b) = features("4k3/R7/8/4N3/3P4/8/8/4K3 w - - 0 1");
+        assert_eq!((w[feature::ROOK_SEVENTH], b[feature::ROOK_SEVENTH]), (1, 0));
+        assert_eq!((w[feature::OUTPOST], b[feature::OUTPOST]), (1, 0));
+        // A white passed pawn on b6 with b7 free (rank 6 from its side, index 5): the black king on h8 is 6
+        // steps from b7 (counted as 5), the white king on b2 is 5.
+        let (w, _) = features("7k/8/1P6/8/8/8/1K6/8 w - - 0 1");
+        assert_eq!(w[feature::PASSED + 5], 1);
+        assert_eq!(w[feature::PASSED_FREE], 5);
+        assert_eq!(w[feature::PASSED_KINGS], 0);
+        // Black's king on g8 behind f7, g7, h7; White's king on g1 has no pawn on f, g or h.
+        let (w, b) = features("6k1/5ppp/8/8/8/8/PPP5/6K1 w - - 0 1");
+        assert_eq!((w[feature::KING_OPEN_FILE], b[feature::KING_OPEN_FILE]), (3, 0));
+        assert_eq!((w[feature::CONNECTED], b[feature::CONNECTED]), (3, 3));
+        // The queen on d1 can check from d8 (guarded by nobody black) and from a4-e8 squares: at least one.
+        let (w, _) = features("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(w[feature::SAFE_CHECK] >= 1);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the table values so that a logistic curve of the evaluation predicts the results best. Run by
 //! `cargo run --release -p parlor-ai --example tune`; its output replaces the tables in `eval.rs`.
 
-use super::eval::{Terms, tables, terms};
+use super::eval::{Terms, feature, feature_weights, tables, terms};
 use crate::arena::{CHESS_OPENINGS, chess_openings};
 use crate::params::{PHASE_MAX, TEMPO};
 use crate::request::{Level, Limit, Request};
@@ -124,6 +124,36 @@ fn one_game(engine: &mut Engine, rng: &mut Rng, opening: &[String], depth: u32) 
 /// # Errors
 /// When the engine cannot be started or stops answering.
 pub fn label(samples: &mut [Sample], command: &str, depth: u32) -> std::io::Result<usize> {
+    label_parallel(samples, command, depth, 1)
+}
+
+/// As [`label`], with `threads` teacher processes, each labelling its own share of the samples.
+///
+/// # Errors
+/// When a teacher cannot be started or stops answering.
+pub fn label_parallel(
+    samples: &mut [Sample],
+    command: &str,
+    depth: u32,
+    threads: usize,
+) -> std::io::Result<usize> {
+    let share = samples.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks_mut(share)
+            .map(|chunk| scope.spawn(move || label_with_one(chunk, command, depth)))
+            .collect();
+        let mut labelled = 0;
+        for handle in handles {
+            labelled += handle
+                .join()
+                .map_err(|_| std::io::Error::other("a labelling thread panicked"))??;
+        }
+        Ok(labelled)
+    })
+}
+
+fn label_with_one(samples: &mut [Sample], command: &str, depth: u32) -> std::io::Result<usize> {
     use std::io::{BufRead as _, BufReader, Write as _};
     let mut child = std::process::Command::new(command)
         .stdin(std::process::Stdio::piped())
@@ -209,26 +239,67 @@ fn square_of(wire: &str) -> shakmaty::Square {
         .unwrap_or(shakmaty::Square::A1)
 }
 
-/// Table values being tuned: `[mg/eg][role][table index]`.
-pub type Params = [[[f64; 64]; 6]; 2];
+/// Values being tuned: the tables `[mg/eg][role][table index]` and the feature weights `[mg/eg][feature]`.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Material plus table value.
+    pub tables: [[[f64; 64]; 6]; 2],
+    /// Weights of the linear features (see [`feature`]).
+    pub weights: [[f64; feature::COUNT]; 2],
+}
+
+impl Params {
+    fn zero() -> Params {
+        Params {
+            tables: [[[0.0; 64]; 6]; 2],
+            weights: [[0.0; feature::COUNT]; 2],
+        }
+    }
+
+    /// Every value, for the optimiser.
+    fn values_mut(&mut self) -> impl Iterator<Item = &mut f64> {
+        self.tables
+            .iter_mut()
+            .flat_map(|t| t.iter_mut().flat_map(|r| r.iter_mut()))
+            .chain(self.weights.iter_mut().flat_map(|w| w.iter_mut()))
+    }
+}
+
+impl Params {
+    /// The values the evaluation uses now.
+    pub fn current() -> Params {
+        initial()
+    }
+}
 
 fn initial() -> Params {
-    let mut p = [[[0.0; 64]; 6]; 2];
+    let mut p = Params::zero();
     for (r, (mg, eg)) in tables().iter().enumerate() {
         for i in 0..64 {
-            p[0][r][i] = f64::from(mg[i]);
-            p[1][r][i] = f64::from(eg[i]);
+            p.tables[0][r][i] = f64::from(mg[i]);
+            p.tables[1][r][i] = f64::from(eg[i]);
         }
+    }
+    for (f, (mg, eg)) in feature_weights().iter().enumerate() {
+        p.weights[0][f] = f64::from(*mg);
+        p.weights[1][f] = f64::from(*eg);
     }
     p
 }
 
 fn eval(p: &Params, s: &Sample) -> f64 {
-    let (mut mg, mut eg) = (f64::from(s.terms.rest.0), f64::from(s.terms.rest.1));
+    let f = &s.terms.features;
+    let (mut mg, mut eg) = (f64::from(f.fixed.0), f64::from(f.fixed.1));
     for &(c, r, i) in &s.terms.pieces {
         let sign = if c == 0 { 1.0 } else { -1.0 };
-        mg += sign * p[0][r as usize][i as usize];
-        eg += sign * p[1][r as usize][i as usize];
+        mg += sign * p.tables[0][r as usize][i as usize];
+        eg += sign * p.tables[1][r as usize][i as usize];
+    }
+    for (k, &n) in f.counts.iter().enumerate() {
+        if n != 0 {
+            mg += f64::from(n) * p.weights[0][k];
+            eg += f64::from(n) * p.weights[1][k];
+        }
     }
     let phase = f64::from(s.terms.phase) / f64::from(PHASE_MAX);
     let tempo = if s.white_to_move {
@@ -252,12 +323,9 @@ pub fn error(samples: &[Sample], p: &Params, k: f64) -> f64 {
         / samples.len().max(1) as f64
 }
 
-/// Fits the logistic scale to the current tables, then the tables by Adam (Kingma and Ba, 2015) on the mean
-/// squared error, with a small pull towards the starting values so rarely seen squares stay sensible. Returns
-/// the tuned tables and the errors before and after.
-pub fn tune(samples: &[Sample], epochs: usize) -> (Params, f64, f64) {
-    let mut p = initial();
-    let start = p;
+/// The logistic scale that fits the current values best.
+pub fn fit_scale(samples: &[Sample]) -> f64 {
+    let p = initial();
     let mut k = 0.0;
     let mut best = f64::INFINITY;
     for step in 1..=60 {
@@ -268,55 +336,73 @@ pub fn tune(samples: &[Sample], epochs: usize) -> (Params, f64, f64) {
             k = kk;
         }
     }
-    let before = best;
-    let (mut m, mut v) = ([[[0.0; 64]; 6]; 2], [[[0.0; 64]; 6]; 2]);
+    k
+}
+
+/// Fits the logistic scale to the current values, then the tables and the feature weights by Adam (Kingma and
+/// Ba, 2015) on the mean squared error, with a small pull towards the starting values so rarely seen squares
+/// stay sensible. Returns the tuned values, the scale, and the errors before and after.
+pub fn tune(samples: &[Sample], epochs: usize) -> (Params, f64, f64, f64) {
+    let mut p = initial();
+    let start = p;
+    let k = fit_scale(samples);
+    let before = error(samples, &p, k);
+    let (mut m, mut v) = (Params::zero(), Params::zero());
     let (lr, b1, b2, pull) = (1.0, 0.9, 0.999, 1e-7);
     let n = samples.len().max(1) as f64;
     for epoch in 1..=epochs {
-        let mut g: Params = [[[0.0; 64]; 6]; 2];
+        let mut g = Params::zero();
         for s in samples {
             let y = sigmoid(k, eval(&p, s));
             let d = -2.0 * (s.result - y) * y * (1.0 - y) * k / n;
             let phase = f64::from(s.terms.phase) / f64::from(PHASE_MAX);
             for &(c, r, i) in &s.terms.pieces {
                 let sign = if c == 0 { 1.0 } else { -1.0 };
-                g[0][r as usize][i as usize] += d * sign * phase;
-                g[1][r as usize][i as usize] += d * sign * (1.0 - phase);
+                g.tables[0][r as usize][i as usize] += d * sign * phase;
+                g.tables[1][r as usize][i as usize] += d * sign * (1.0 - phase);
             }
-        }
-        for t in 0..2 {
-            for r in 0..6 {
-                for i in 0..64 {
-                    let grad = g[t][r][i] + pull * (p[t][r][i] - start[t][r][i]);
-                    m[t][r][i] = b1 * m[t][r][i] + (1.0 - b1) * grad;
-                    v[t][r][i] = b2 * v[t][r][i] + (1.0 - b2) * grad * grad;
-                    let mh = m[t][r][i] / (1.0 - b1.powi(epoch as i32));
-                    let vh = v[t][r][i] / (1.0 - b2.powi(epoch as i32));
-                    p[t][r][i] -= lr * mh / (vh.sqrt() + 1e-9);
+            for (f, &count) in s.terms.features.counts.iter().enumerate() {
+                if count != 0 {
+                    g.weights[0][f] += d * f64::from(count) * phase;
+                    g.weights[1][f] += d * f64::from(count) * (1.0 - phase);
                 }
             }
         }
+        let mut start_values = start;
+        let steps = p
+            .values_mut()
+            .zip(g.values_mut())
+            .zip(start_values.values_mut())
+            .zip(m.values_mut().zip(v.values_mut()));
+        for (((value, grad), start), (m, v)) in steps {
+            let grad = *grad + pull * (*value - *start);
+            *m = b1 * *m + (1.0 - b1) * grad;
+            *v = b2 * *v + (1.0 - b2) * grad * grad;
+            let mh = *m / (1.0 - b1.powi(epoch as i32));
+            let vh = *v / (1.0 - b2.powi(epoch as i32));
+            *value -= lr * mh / (vh.sqrt() + 1e-9);
+        }
     }
     let after = error(samples, &p, k);
-    (p, before, after)
+    (p, k, before, after)
 }
 
-/// The tuned tables as Rust source: material values (the mean of each table over the squares a piece can stand
-/// on) and the tables around them, in the layout of `eval.rs`.
+/// The tuned values as Rust source: material values (the mean of each table over the squares a piece can stand
+/// on) and the tables around them, in the layout of `eval.rs`, then the feature weights for `params.rs`.
 pub fn to_rust(p: &Params) -> String {
     let names = ["PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING"];
     let mut out = String::new();
     let mut values = [[0i32; 6]; 2];
-    for t in 0..2 {
-        for r in 0..6 {
+    for (phase, tables) in values.iter_mut().zip(&p.tables) {
+        for (r, (value, table)) in phase.iter_mut().zip(tables).enumerate() {
             let range = if r == 0 { 8..56 } else { 0..64 };
             let len = range.len() as f64;
             let mean = if r == 5 {
                 0.0
             } else {
-                range.map(|i| p[t][r][i]).sum::<f64>() / len
+                table[range].iter().sum::<f64>() / len
             };
-            values[t][r] = mean.round() as i32;
+            *value = mean.round() as i32;
         }
     }
     let _ = writeln!(out, "pub const MG_VALUE: [i32; 6] = {:?};", values[0]);
@@ -332,7 +418,7 @@ pub fn to_rust(p: &Params) -> String {
                         let v = if unused {
                             0
                         } else {
-                            (p[t][r][i] - f64::from(values[t][r])).round() as i32
+                            (p.tables[t][r][i] - f64::from(values[t][r])).round() as i32
                         };
                         format!("{v:>4}")
                     })
@@ -342,5 +428,82 @@ pub fn to_rust(p: &Params) -> String {
             let _ = writeln!(out, "];");
         }
     }
+    let w = |f: usize| {
+        format!(
+            "({}, {})",
+            p.weights[0][f].round() as i32,
+            p.weights[1][f].round() as i32
+        )
+    };
+    let list = |range: std::ops::Range<usize>| range.map(w).collect::<Vec<_>>().join(", ");
+    let _ = writeln!(
+        out,
+        "pub const PASSED: [(i32, i32); 8] = [{}];",
+        list(feature::PASSED..feature::PASSED + 8)
+    );
+    let _ = writeln!(
+        out,
+        "pub const MOBILITY: [(i32, i32); 4] = [{}];",
+        list(feature::MOBILITY..feature::MOBILITY + 4)
+    );
+    for (name, f) in [
+        ("DOUBLED", feature::DOUBLED),
+        ("ISOLATED", feature::ISOLATED),
+        ("ROOK_OPEN", feature::ROOK_OPEN),
+        ("ROOK_HALF_OPEN", feature::ROOK_HALF_OPEN),
+        ("BISHOP_PAIR", feature::BISHOP_PAIR),
+        ("KING_SHIELD", feature::KING_SHIELD),
+        ("THREAT_BY_PAWN", feature::THREAT_BY_PAWN),
+        ("THREAT_BY_MINOR", feature::THREAT_BY_MINOR),
+        ("THREAT_BY_ROOK", feature::THREAT_BY_ROOK),
+        ("PASSED_FREE", feature::PASSED_FREE),
+        ("PASSED_KINGS", feature::PASSED_KINGS),
+        ("CONNECTED", feature::CONNECTED),
+        ("ROOK_SEVENTH", feature::ROOK_SEVENTH),
+        ("OUTPOST", feature::OUTPOST),
+        ("KING_OPEN_FILE", feature::KING_OPEN_FILE),
+        ("HANGING", feature::HANGING),
+        ("KING_ATTACK", feature::KING_ATTACK),
+        ("SAFE_CHECK", feature::SAFE_CHECK),
+    ] {
+        let _ = writeln!(out, "pub const {name}: (i32, i32) = {};", w(f));
+    }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::chess::eval::evaluate;
+
+    /// The tuner's linear model with the current values is the engine's evaluation (to rounding), so what is
+    /// tuned is what plays.
+    #[test]
+    fn the_tuners_model_is_the_evaluation() {
+        let p = Params::current();
+        let mut checked = 0;
+        for fen in [
+            "r1bq1rk1/pp3ppp/2n1pn2/2pp4/1bPP4/2NBPN2/PP3PPP/R1BQ1RK1 w - - 0 8",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "2r2rk1/pp1bqppp/2n1pn2/3p4/2PP4/1PN1PN2/P2BQPPP/2R2RK1 w - - 0 13",
+            "8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 w - - 0 40",
+            "4k3/R7/8/4N3/3P4/8/8/4K3 b - - 0 1",
+        ] {
+            let text = format!("{fen};0.5");
+            let Some(sample) = from_text(&text).pop() else {
+                continue;
+            };
+            let pos = parlor_chess::Position::from_fen(fen).unwrap().0;
+            let engine = f64::from(evaluate(&pos));
+            let white = if sample.white_to_move { engine } else { -engine };
+            assert!(
+                (eval(&p, &sample) - white).abs() <= 1.0,
+                "{fen}: {} vs {white}",
+                eval(&p, &sample)
+            );
+            checked += 1;
+        }
+        assert!(checked >= 4);
+    }
 }
