@@ -564,6 +564,8 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
         [knight_attacks(k).0, bishop, rook, bishop | rook]
     });
     let mut check_squares = 0u64;
+    // Ranks 4 to 6 from our side, defended by a pawn of ours.
+    let outpost_squares = (rank_mask(3) | rank_mask(4) | rank_mask(5)) & our_pawn_attacks;
     for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -588,9 +590,7 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
                     if hit > 0 {
                         sums.feature(feature::THREAT_BY_MINOR, THREAT_BY_MINOR, hit);
                     }
-                    let bit = 1u64 << (sq as usize);
-                    let outpost_ranks = rank_mask(3) | rank_mask(4) | rank_mask(5);
-                    if bit & outpost_ranks & our_pawn_attacks != 0 {
+                    if (1u64 << (sq as usize)) & outpost_squares != 0 {
                         sums.feature(feature::OUTPOST, OUTPOST, 1);
                     }
                 }
