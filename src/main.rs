@@ -125,7 +125,7 @@ struct MatchArgs {
     /// Milliseconds per move.
     #[arg(long, default_value_t = 100)]
     movetime: u64,
-    /// Games at once (default: the number of cores).
+    /// Games at once (default: the number of cores divided by the threads of the busier player).
     #[arg(long)]
     concurrency: Option<usize>,
     /// Seed for the opening choice.
@@ -382,15 +382,21 @@ fn loadtest(args: LoadtestArgs) -> Result<()> {
 
 fn run_match(args: &MatchArgs) -> Result<()> {
     use parlor_ai::arena::{MatchConfig, PlayerSpec, print_match};
+    let (game, a, b) = (
+        game_kind(&args.game)?,
+        PlayerSpec::parse(&args.a, &args.a_options)?,
+        PlayerSpec::parse(&args.b, &args.b_options)?,
+    );
     let cfg = MatchConfig {
-        game: game_kind(&args.game)?,
-        a: PlayerSpec::parse(&args.a, &args.a_options)?,
-        b: PlayerSpec::parse(&args.b, &args.b_options)?,
         games: args.games,
         movetime: std::time::Duration::from_millis(args.movetime),
-        concurrency: args
-            .concurrency
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        concurrency: args.concurrency.unwrap_or_else(|| {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            (cores / a.threads(game).max(b.threads(game))).max(1)
+        }),
+        game,
+        a,
+        b,
         seed: args.seed,
         max_plies: args.max_plies,
     };

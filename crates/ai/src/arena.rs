@@ -84,6 +84,14 @@ impl PlayerSpec {
         })
     }
 
+    /// Threads this player searches with in `game` (an external engine counts as one).
+    pub fn threads(&self, game: GameKind) -> usize {
+        match (self, game) {
+            (PlayerSpec::Level(l), GameKind::Chess) => crate::params::chess_level(*l).threads,
+            _ => 1,
+        }
+    }
+
     /// A short name for reports.
     pub fn label(&self) -> String {
         match self {

@@ -105,6 +105,11 @@ impl Timer {
         }
     }
 
+    /// A timer with the same start and budget that obeys another stop flag (a helper thread's).
+    pub fn with_stop(&self, stop: Arc<AtomicBool>) -> Timer {
+        Timer::started_at(self.start, self.budget, stop)
+    }
+
     /// Time since the start.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

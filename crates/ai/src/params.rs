@@ -48,7 +48,13 @@ pub struct LevelParams {
     pub quiescence: bool,
     /// Part of the time budget the level may use, in 1/1000.
     pub time_permille: u32,
+    /// Threads searching together (lazy SMP, chess only), at most the machine's cores. Searches to a fixed
+    /// depth use one, so that their node counts stay reproducible.
+    pub threads: usize,
 }
+
+/// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
+pub const CHESS_HARD_THREADS: usize = 2;
 
 /// Chess levels. Easy: one ply plus captures, and a lot of noise, so it sees a hanging piece but misses forks and
 /// other two-move tactics; medium: five plies and some noise; hard: everything the time allows.
@@ -59,18 +65,21 @@ pub const fn chess_level(level: Level) -> LevelParams {
             noise: 150,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
         Level::Medium => LevelParams {
             max_depth: 5,
             noise: 100,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
             noise: 0,
             quiescence: true,
             time_permille: 1000,
+            threads: CHESS_HARD_THREADS,
         },
     }
 }
@@ -142,6 +151,16 @@ pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const CHESS_HISTORY_MAX: i32 = 16_384;
 /// Late-move reductions shrink by one ply per this much quiet-move history (and grow for negative history).
 pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
+/// Correction history: slots per side to move (a power of two), indexed by a hash of the pawns.
+pub const CORRECTION_ENTRIES: usize = 1 << 14;
+/// Correction history entries are kept in 1/this cp.
+pub const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, and the largest difference one search result teaches, cp.
+pub const CORRECTION_MAX_DIFF: i32 = 64;
+/// Singular extensions from this depth on.
+pub const SINGULAR_MIN_DEPTH: i32 = 8;
+/// The other moves must fall this many cp per ply of depth short of the table's score.
+pub const SINGULAR_MARGIN: i32 = 2;
 /// Late-move reductions apply from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... to moves after this many (the first ones are searched at full depth).
@@ -260,18 +279,21 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             noise: 40,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
         Level::Medium => LevelParams {
             max_depth: 5,
             noise: 15,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
             noise: 0,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
     }
 }
@@ -329,18 +351,21 @@ pub const fn chess4_level(level: Level) -> LevelParams {
             noise: 150,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
         Level::Medium => LevelParams {
             max_depth: 2,
             noise: 40,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
             noise: 0,
             quiescence: true,
             time_permille: 1000,
+            threads: 1,
         },
     }
 }

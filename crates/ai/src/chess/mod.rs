@@ -8,19 +8,21 @@
 pub mod eval;
 pub(crate) mod search;
 pub mod see;
+mod table;
 pub mod tune;
 
 use crate::clock::{Budget, Timer};
 use crate::params;
 use crate::request::{AiError, Choice, Level, Limit, Request, Score};
 use crate::rng::Rng;
-use crate::tt::Tt;
 use parlor_chess::position::uci;
 use search::{History, Search, hash};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+use table::SharedTt;
 
 /// A position to search from and the hashes of the game that led to it (for repetitions).
 #[derive(Clone, Debug)]
@@ -70,8 +72,10 @@ impl Root {
 /// A chess engine that keeps its transposition table and history between moves of a game.
 #[derive(Debug)]
 pub struct ChessEngine {
-    tt: Tt<Move>,
+    tt: SharedTt,
     history: Box<History>,
+    /// The histories of the helper threads of a hard search (each thread learns its own move ordering).
+    helpers: Vec<History>,
 }
 
 impl Default for ChessEngine {
@@ -84,8 +88,9 @@ impl ChessEngine {
     /// An engine with a small table; it grows (up to [`params::CHESS_TT_ENTRIES`]) as budgets allow.
     pub fn new() -> ChessEngine {
         ChessEngine {
-            tt: Tt::new(params::TT_MIN_ENTRIES),
+            tt: SharedTt::new(params::TT_MIN_ENTRIES),
             history: Box::default(),
+            helpers: Vec::new(),
         }
     }
 
@@ -99,7 +104,7 @@ impl ChessEngine {
             None => params::CHESS_TT_ENTRIES,
         };
         if wanted >= 2 * self.tt.len() {
-            self.tt = Tt::new(wanted);
+            self.tt = SharedTt::new(wanted);
         }
     }
 
@@ -107,6 +112,7 @@ impl ChessEngine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.history.clear();
+        self.helpers.iter_mut().for_each(|h| h.clear());
     }
 
     /// Chooses a move for a request, calling `report` after every completed iteration.
@@ -158,7 +164,50 @@ impl ChessEngine {
             .iter()
             .map(|_| rng.below(lp.noise as u64 + 1) as i32)
             .collect();
-        let mut search = Search::new(&mut self.tt, &mut self.history, timer, root.keys.clone(), lp);
+        self.tt.new_search();
+        // Helper threads search the same root into the shared table (lazy SMP); only the main thread's result
+        // counts. A fixed-depth search stays on one thread so its node count is reproducible.
+        let threads = if matches!(limit, Limit::Depth(_)) {
+            1
+        } else {
+            lp.threads
+                .min(std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .max(1)
+        };
+        while self.helpers.len() + 1 < threads {
+            self.helpers.push(History::default());
+        }
+        let helpers_stop = Arc::new(AtomicBool::new(false));
+        let (tt, history, helpers) = (&self.tt, &mut self.history, &mut self.helpers);
+        std::thread::scope(|scope| {
+            for h in helpers.iter_mut().take(threads - 1) {
+                let timer = timer.with_stop(Arc::clone(&helpers_stop));
+                let (keys, moves, noise) = (root.keys.clone(), &moves, &noise);
+                scope.spawn(move || {
+                    let mut helper = Search::new(tt, h, timer, keys, lp);
+                    helper.run(&root.pos, moves, noise, |_, _| {});
+                });
+            }
+            let result = Self::main_search(tt, history, root, limit, timer, lp, &moves, &noise, report);
+            helpers_stop.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+
+    /// The main thread of a search: its iterations are reported and its result is the answer.
+    #[allow(clippy::too_many_arguments)]
+    fn main_search(
+        tt: &SharedTt,
+        history: &mut History,
+        root: &Root,
+        limit: &Limit,
+        timer: Timer,
+        lp: params::LevelParams,
+        moves: &[Move],
+        noise: &[i32],
+        report: &mut dyn FnMut(&Choice),
+    ) -> Result<Choice, AiError> {
+        let mut search = Search::new(tt, history, timer, root.keys.clone(), lp);
         let to_choice = |depth: i32, score: i32, pv: &[Move], nodes: u64, elapsed| {
             let mut line = Vec::with_capacity(pv.len());
             let mut pos = root.pos.clone();
@@ -179,7 +228,7 @@ impl ChessEngine {
             }
         };
         let start = std::time::Instant::now();
-        let best = search.run(&root.pos, &moves, &noise, |it, nodes| {
+        let best = search.run(&root.pos, moves, noise, |it, nodes| {
             report(&to_choice(it.depth, it.score, &it.pv, nodes, start.elapsed()));
         });
         // `go infinite` answers only once told to stop, even when the search ended by itself (a forced mate).
@@ -195,7 +244,7 @@ impl ChessEngine {
             // Stopped before the first iteration ended (a budget of almost nothing): the move whose resulting
             // position evaluates best, which costs microseconds.
             _ => {
-                let (m, score) = static_best(&root.pos, &moves);
+                let (m, score) = static_best(&root.pos, moves);
                 to_choice(0, score, &[m], nodes, elapsed)
             }
         };
@@ -269,13 +318,13 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let timer = Timer::start(Budget::new(&Limit::Depth(2), 1000), stop);
         let lp = params::chess_level(Level::Hard);
-        let mut search = Search::new(&mut engine.tt, &mut engine.history, timer, root.keys.clone(), lp);
+        let mut search = Search::new(&engine.tt, &mut engine.history, timer, root.keys.clone(), lp);
         let it = search.run(&root.pos, &[m], &[0], |_, _| {}).unwrap();
         assert_eq!(it.score, params::DRAW);
         // From a fresh start without that history the same position is not a repetition.
         let fresh = Root::new("", &["g1f3", "g8f6", "f3g1"].map(String::from)).unwrap();
         let mut search = Search::new(
-            &mut engine.tt,
+            &engine.tt,
             &mut engine.history,
             Timer::start(
                 Budget::new(&Limit::Depth(1), 1000),

@@ -10,9 +10,10 @@
 
 use super::eval::evaluate;
 use super::see::see_ge;
+use super::table::{self, SharedTt};
 use crate::clock::Timer;
 use crate::params::{self, LevelParams, MATE, MATE_BOUND, MAX_PLY};
-use crate::tt::{Bound, Tt, score_from_tt, score_to_tt};
+use crate::tt::{Bound, score_from_tt, score_to_tt};
 use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
     CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _, Role, Square,
@@ -31,6 +32,9 @@ pub(crate) struct History {
     cont: Vec<i32>,
     /// The quiet move that last refuted a move, by the refuted move's index.
     counters: Vec<Option<Move>>,
+    /// Correction history: how far searches found the static evaluation off, by side to move and pawn
+    /// structure, in 1/[`params::CORRECTION_GRAIN`] cp (see [`Search::corrected`]).
+    correction: Vec<i32>,
 }
 
 impl Default for History {
@@ -39,6 +43,7 @@ impl Default for History {
             quiet: vec![0; PIECE_SQUARES],
             cont: vec![0; PIECE_SQUARES * PIECE_SQUARES],
             counters: vec![None; PIECE_SQUARES],
+            correction: vec![0; 2 * params::CORRECTION_ENTRIES],
         }
     }
 }
@@ -49,6 +54,7 @@ impl History {
         self.quiet.iter_mut().for_each(|h| *h = 0);
         self.cont.iter_mut().for_each(|h| *h = 0);
         self.counters.iter_mut().for_each(|c| *c = None);
+        self.correction.iter_mut().for_each(|c| *c = 0);
     }
 
     /// Halves the quiet-move entries, so a new search weighs its own findings more (the continuation entries,
@@ -151,13 +157,15 @@ pub(crate) struct Iteration {
 
 /// One search: the tables it borrows and the state of the tree walk.
 pub(crate) struct Search<'a> {
-    tt: &'a mut Tt<Move>,
+    tt: &'a SharedTt,
     history: &'a mut History,
     killers: Vec<[Option<Move>; 2]>,
     /// Static evaluation at each ply of the current line ([`NO_EVAL`] in check).
     evals: Vec<i32>,
     /// The move played at each ply of the current line, as its history index; `None` for a null move.
     played: Vec<Option<usize>>,
+    /// The move left out at each ply (a singular-extension search of the other moves).
+    excluded: Vec<Option<Move>>,
     pv: Vec<Vec<Move>>,
     timer: Timer,
     pub nodes: u64,
@@ -173,7 +181,7 @@ impl<'a> Search<'a> {
     /// A search of the position at the end of `keys` (the game's hashes since the last irreversible move,
     /// the current position last).
     pub fn new(
-        tt: &'a mut Tt<Move>,
+        tt: &'a SharedTt,
         history: &'a mut History,
         timer: Timer,
         keys: Vec<u64>,
@@ -191,6 +199,7 @@ impl<'a> Search<'a> {
             killers: vec![[None; 2]; MAX_PLY + 2],
             evals: vec![NO_EVAL; MAX_PLY + 2],
             played: vec![None; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             timer,
             nodes: 0,
@@ -216,17 +225,15 @@ impl<'a> Search<'a> {
         noise: &[i32],
         mut report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
-        self.tt.new_search();
         self.history.age();
         self.evals[0] = if root.is_check() { NO_EVAL } else { evaluate(root) };
         let mut order: Vec<(Move, i32)> = moves.iter().copied().zip(noise.iter().copied()).collect();
         // Start from the table's move when it has one.
-        if let Some(tt_move) = self
+        let tt_move = self
             .tt
             .probe(self.keys.last().copied().unwrap_or(0))
-            .and_then(|e| e.mv)
-            && let Some(i) = order.iter().position(|(m, _)| *m == tt_move)
-        {
+            .and_then(|e| e.mv);
+        if let Some(i) = order.iter().position(|(m, _)| table::is(*m, tt_move)) {
             order[..=i].rotate_right(1);
         }
         let mut best: Option<Iteration> = None;
@@ -340,6 +347,28 @@ impl<'a> Search<'a> {
         (best, improved)
     }
 
+    /// The static evaluation `raw` of `pos` corrected by what searches of positions with the same pawns found
+    /// (correction history, as in Stockfish and most engines since 2023).
+    #[inline]
+    fn corrected(&self, pos: &Chess, raw: i32) -> i32 {
+        let c = self.history.correction[correction_index(pos)] / params::CORRECTION_GRAIN;
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction of `pos` towards the difference between the search's finding `best` and the raw
+    /// static evaluation `raw` (a running average, weighted by depth).
+    #[inline]
+    fn update_correction(&mut self, pos: &Chess, raw: i32, best: i32, depth: i32) {
+        let diff = (best - raw).clamp(-params::CORRECTION_MAX_DIFF, params::CORRECTION_MAX_DIFF)
+            * params::CORRECTION_GRAIN;
+        let weight = (depth + 1).min(16);
+        let c = &mut self.history.correction[correction_index(pos)];
+        *c = ((*c * (256 - weight) + diff * weight) / 256).clamp(
+            -params::CORRECTION_MAX_DIFF * params::CORRECTION_GRAIN,
+            params::CORRECTION_MAX_DIFF * params::CORRECTION_GRAIN,
+        );
+    }
+
     #[inline]
     fn check_clock(&mut self) -> bool {
         if self.nodes & (params::NODES_PER_CLOCK_CHECK - 1) == 0 {
@@ -392,22 +421,14 @@ impl<'a> Search<'a> {
         &self,
         pos: &Chess,
         m: Move,
-        tt_move: Option<Move>,
         ply: usize,
         counter: Option<Move>,
         earlier: [Option<usize>; 2],
     ) -> i32 {
-        if Some(m) == tt_move {
-            return 30_000_000;
-        }
         if m.is_capture() || m.promotion() == Some(Role::Queen) {
-            let victim = m.capture().map_or(0, |r| params::SEE_VALUE[r as usize - 1]);
-            let attacker = m.role() as i32;
-            return if see_ge(pos, m, 0) {
-                20_000_000 + victim * 16 - attacker + m.promotion().map_or(0, |_| 900)
-            } else {
-                -10_000_000 + victim * 16 - attacker
-            };
+            // Most-valuable victim, least-valuable attacker; the exchange is looked at only if the move's turn
+            // comes ([`verify_capture`]).
+            return UNVERIFIED + mvv_lva(m) + m.promotion().map_or(0, |_| 900);
         }
         if m.is_promotion() {
             return -20_000_000; // under-promotions last
@@ -461,10 +482,12 @@ impl<'a> Search<'a> {
         let in_check = pos.is_check();
         let key = self.keys.last().copied().unwrap_or(0);
         let entry = self.tt.probe(key);
-        let tt_move = entry.and_then(|e| e.mv);
+        let tt_code = entry.and_then(|e| e.mv);
+        let excluded = self.excluded[ply];
         if let Some(e) = entry
             && !pv_node
-            && i32::from(e.depth) >= depth
+            && excluded.is_none()
+            && e.depth >= depth
             && halfmoves < 90
         {
             let s = score_from_tt(e.score, ply);
@@ -477,10 +500,15 @@ impl<'a> Search<'a> {
                 return s;
             }
         }
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             NO_EVAL
         } else {
             entry.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.corrected(pos, raw_eval)
         };
         self.evals[ply] = static_eval;
         // The table's score is a better guess than the static evaluation when its bound points the right way.
@@ -503,7 +531,7 @@ impl<'a> Search<'a> {
         let improving =
             !in_check && (ply < 2 || self.evals[ply - 2] == NO_EVAL || static_eval > self.evals[ply - 2]);
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left, a quiet move will not bring it down.
             if depth <= params::RFP_MAX_DEPTH
                 && eval - params::RFP_MARGIN * (depth - i32::from(improving)) >= beta
@@ -538,7 +566,7 @@ impl<'a> Search<'a> {
             }
         }
         // Internal iterative reduction: without a table move the ordering is poor; search shallower first.
-        if depth >= params::IIR_MIN_DEPTH && tt_move.is_none() {
+        if depth >= params::IIR_MIN_DEPTH && tt_code.is_none() {
             depth -= 1;
         }
 
@@ -555,10 +583,16 @@ impl<'a> Search<'a> {
         }
         let earlier = self.earlier(ply);
         let counter = earlier[0].and_then(|e| self.history.counters[e]);
-        let mut scored: Vec<(Move, i32)> = moves
-            .iter()
-            .map(|&m| (m, self.order_score(pos, m, tt_move, ply, counter, earlier)))
-            .collect();
+        // The table's move goes first without scoring the others: it often refutes the node by itself.
+        let mut scored: Vec<(Move, i32)> = moves.iter().map(|&m| (m, 0)).collect();
+        let mut unscored = 0;
+        let mut tt_move = None;
+        if let Some(j) = scored.iter().position(|s| table::is(s.0, tt_code)) {
+            scored.swap(0, j);
+            scored[0].1 = TT_MOVE;
+            tt_move = Some(scored[0].0);
+            unscored = 1;
+        }
 
         let alpha_orig = alpha;
         let mut best = -params::INFINITY;
@@ -571,15 +605,29 @@ impl<'a> Search<'a> {
             (params::LMP_BASE + (depth * depth) as usize) / 2
         };
         for i in 0..scored.len() {
-            // Selection sort: the best remaining move next (most nodes cut off after one or two moves).
-            let mut top = i;
-            for j in i + 1..scored.len() {
-                if scored[j].1 > scored[top].1 {
-                    top = j;
+            if i == unscored {
+                for s in &mut scored[i..] {
+                    s.1 = self.order_score(pos, s.0, ply, counter, earlier);
                 }
             }
-            scored.swap(i, top);
+            // Selection sort: the best remaining move next (most nodes cut off after one or two moves); a
+            // capture that loses material goes back among the bad captures.
+            loop {
+                let mut top = i;
+                for j in i + 1..scored.len() {
+                    if scored[j].1 > scored[top].1 {
+                        top = j;
+                    }
+                }
+                scored.swap(i, top);
+                if verify_capture(pos, &mut scored[i]) {
+                    break;
+                }
+            }
             let (m, order) = scored[i];
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !m.is_capture() && !m.is_promotion();
             if !in_check && best > -MATE_BOUND && depth <= params::SEE_PRUNE_MAX_DEPTH && searched > 0 {
                 // Static exchange pruning: a move that loses material for nothing at low depth.
@@ -606,7 +654,37 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            let extension = i32::from(gives_check && ply < params::CHECK_EXTENSION_MAX_PLY);
+            let check = i32::from(gives_check && ply < params::CHECK_EXTENSION_MAX_PLY);
+            let mut singular = 0;
+            // Singular extension: when every other move falls well short of the table's move, it is the only
+            // move and gets a ply more; when another move also reaches beta, the node is cut (multi-cut).
+            if let Some(e) = entry
+                && i == 0
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= params::SINGULAR_MIN_DEPTH
+                && ply < params::CHECK_EXTENSION_MAX_PLY
+                && e.bound != Bound::Upper
+                && e.depth >= depth - 3
+                && e.score.abs() < MATE_BOUND
+            {
+                let tt_score = score_from_tt(e.score, ply);
+                let s_beta = tt_score - params::SINGULAR_MARGIN * depth;
+                self.excluded[ply] = Some(m);
+                let s = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply, false, false);
+                self.excluded[ply] = None;
+                if self.timer.is_stopped() {
+                    return 0;
+                }
+                if s < s_beta {
+                    singular = 1;
+                } else if s_beta >= beta {
+                    return s_beta;
+                } else if tt_score >= beta {
+                    singular = -1;
+                }
+            }
+            let extension = if singular > 0 { 1 } else { check + singular };
             let new_depth = depth - 1 + extension;
             self.keys.push(hash_after(pos, key, m, &child));
             self.played[ply] = Some(move_index(pos, m));
@@ -661,9 +739,10 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        if searched == 0 {
-            // Every move was pruned: the position is hopeless by the margins; fail low.
-            return alpha;
+        if searched == 0 || excluded.is_some() {
+            // Every move was pruned: the position is hopeless by the margins; fail low. (A search without the
+            // table's move stores nothing: its result is not this position's.)
+            return if searched == 0 { alpha } else { best };
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -672,9 +751,19 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { static_eval };
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt
             .store(key, best_move, score_to_tt(best, ply), stored_eval, depth, bound);
+        // A quiet result that disagrees with the static evaluation in the direction its bound allows
+        // teaches the correction history.
+        if !in_check
+            && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.update_correction(pos, raw_eval, best, depth);
+        }
         best
     }
 
@@ -737,17 +826,18 @@ impl<'a> Search<'a> {
                 return params::DRAW; // stalemate
             }
             static_eval = entry.map_or_else(|| evaluate(pos), |e| e.eval);
-            if static_eval >= beta {
-                return static_eval;
+            let corrected = self.corrected(pos, static_eval);
+            if corrected >= beta {
+                return corrected;
             }
-            stand = static_eval;
+            stand = corrected;
             alpha = alpha.max(stand);
         }
         let alpha_orig = alpha;
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
         for &m in moves.iter() {
             if in_check {
-                scored.push((m, self.order_score(pos, m, None, ply, None, [None; 2])));
+                scored.push((m, self.order_score(pos, m, ply, None, [None; 2])));
                 continue;
             }
             if !m.is_capture() && m.promotion() != Some(Role::Queen) {
@@ -764,15 +854,16 @@ impl<'a> Search<'a> {
             if stand + gain + params::DELTA_MARGIN <= alpha {
                 continue;
             }
-            if !see_ge(pos, m, params::QS_SEE_MARGIN) {
-                continue;
-            }
             scored.push((m, gain * 16 - m.role() as i32));
         }
         scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
         let mut best = stand;
         let mut best_move = None;
         for (m, _) in scored {
+            // Captures that lose material are skipped (looked at only when their turn comes).
+            if !in_check && !see_ge(pos, m, params::QS_SEE_MARGIN) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.keys.push(hash_after(pos, key, m, &child));
@@ -802,6 +893,50 @@ impl<'a> Search<'a> {
         self.tt
             .store_leaf(key, best_move, score_to_tt(best, ply), static_eval, bound);
         best
+    }
+}
+
+/// The correction-history slot of a position: side to move and a hash of the pawns.
+#[inline]
+fn correction_index(pos: &Chess) -> usize {
+    let board = pos.board();
+    let white = (board.pawns() & board.white()).0;
+    let black = (board.pawns() & board.black()).0;
+    let h =
+        white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
+    let slot = (h >> 32) as usize & (params::CORRECTION_ENTRIES - 1);
+    usize::from(pos.turn() == Color::Black) * params::CORRECTION_ENTRIES + slot
+}
+
+/// The order score of the table's move.
+const TT_MOVE: i32 = 30_000_000;
+/// Order scores from here up to [`TT_MOVE`] are captures whose exchange has not been looked at yet.
+const UNVERIFIED: i32 = 24_000_000;
+/// A capture that does not lose material, scored by [`mvv_lva`].
+const GOOD_CAPTURE: i32 = 20_000_000;
+/// A capture that loses material (after the quiet moves).
+const BAD_CAPTURE: i32 = -10_000_000;
+
+/// Most valuable victim, then least valuable attacker.
+#[inline]
+fn mvv_lva(m: Move) -> i32 {
+    m.capture().map_or(0, |r| params::SEE_VALUE[r as usize - 1]) * 16 - m.role() as i32
+}
+
+/// Looks at the exchange of an unverified capture (see [`Search::order_score`]): a good one becomes a
+/// [`GOOD_CAPTURE`], a losing one a [`BAD_CAPTURE`]. Returns whether the move keeps its place (it was not an
+/// unverified capture, or it does not lose material).
+#[inline]
+fn verify_capture(pos: &Chess, scored: &mut (Move, i32)) -> bool {
+    if !(UNVERIFIED..TT_MOVE).contains(&scored.1) {
+        return true;
+    }
+    if see_ge(pos, scored.0, 0) {
+        scored.1 -= UNVERIFIED - GOOD_CAPTURE;
+        true
+    } else {
+        scored.1 = BAD_CAPTURE + mvv_lva(scored.0);
+        false
     }
 }
 
