@@ -189,9 +189,9 @@ pub const DRAW: i32 = 0;
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Piece values in the middlegame, cp: pawn, knight, bishop, rook, queen, king.
-pub const MG_VALUE: [i32; 6] = [95, 319, 340, 472, 957, 0];
+pub const MG_VALUE: [i32; 6] = [94, 319, 341, 471, 957, 0];
 /// Piece values in the endgame, cp.
-pub const EG_VALUE: [i32; 6] = [125, 295, 318, 532, 970, 0];
+pub const EG_VALUE: [i32; 6] = [123, 295, 318, 532, 970, 0];
 /// Phase weight of each piece (knight 1, bishop 1, rook 2, queen 4; 24 for the full set).
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase of the full set of pieces.
@@ -200,57 +200,71 @@ pub const PHASE_MAX: i32 = 24;
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
 /// Bishop pair, (middlegame, endgame) cp.
-pub const BISHOP_PAIR: (i32, i32) = (27, 50);
+pub const BISHOP_PAIR: (i32, i32) = (35, 57);
 /// Mobility per reachable square not attacked by enemy pawns, (mg, eg) cp, for knight, bishop, rook, queen.
-pub const MOBILITY: [(i32, i32); 4] = [(5, 2), (6, 5), (5, 3), (1, 4)];
+pub const MOBILITY: [(i32, i32); 4] = [(6, 0), (5, 4), (4, 3), (2, 0)];
 /// Mobility counts are centred on these numbers of squares (knight, bishop, rook, queen).
 pub const MOBILITY_CENTRE: [i32; 4] = [4, 6, 6, 12];
 /// Passed pawn by rank from its own side (index 0 = rank 1), (mg, eg) cp.
 pub const PASSED: [(i32, i32); 8] = [
     (0, 0),
-    (-10, -19),
-    (-7, -10),
-    (1, 18),
-    (17, 43),
-    (33, 66),
-    (54, 76),
+    (-9, -21),
+    (-12, -14),
+    (-2, 18),
+    (17, 41),
+    (32, 62),
+    (50, 62),
     (0, 0),
 ];
 /// Doubled pawn (each extra pawn on a file), (mg, eg) cp.
-pub const DOUBLED: (i32, i32) = (-14, -25);
+pub const DOUBLED: (i32, i32) = (-13, -28);
 /// Isolated pawn, (mg, eg) cp.
-pub const ISOLATED: (i32, i32) = (-8, -8);
+pub const ISOLATED: (i32, i32) = (-6, -6);
 /// Rook on a file without pawns, on a file with only enemy pawns, (mg, eg) cp.
-pub const ROOK_OPEN: (i32, i32) = (30, 2);
+pub const ROOK_OPEN: (i32, i32) = (33, 1);
 /// See [`ROOK_OPEN`].
-pub const ROOK_HALF_OPEN: (i32, i32) = (14, 20);
+pub const ROOK_HALF_OPEN: (i32, i32) = (13, 24);
 /// Per own pawn in the three squares in front of a king that stayed home (shield), (mg, eg) cp.
-pub const KING_SHIELD: (i32, i32) = (7, -10);
+pub const KING_SHIELD: (i32, i32) = (7, -9);
 /// An enemy knight, bishop, rook or queen attacked by our pawn, (mg, eg) cp. This and the weights below were
 /// tuned from zero by `chess/tune.rs`; `eval::feature` says what each counts.
-pub const THREAT_BY_PAWN: (i32, i32) = (34, 12);
+pub const THREAT_BY_PAWN: (i32, i32) = (37, 17);
 /// An enemy rook or queen attacked by our knight or bishop, (mg, eg) cp.
-pub const THREAT_BY_MINOR: (i32, i32) = (24, 10);
+pub const THREAT_BY_MINOR: (i32, i32) = (29, 11);
 /// An enemy queen attacked by our rook, (mg, eg) cp.
-pub const THREAT_BY_ROOK: (i32, i32) = (11, 2);
+pub const THREAT_BY_ROOK: (i32, i32) = (14, 2);
 /// A passed pawn with its next square empty, per rank from its side, (mg, eg) cp.
-pub const PASSED_FREE: (i32, i32) = (-2, 5);
+pub const PASSED_FREE: (i32, i32) = (-4, 8);
 /// A passed pawn, per step the enemy king is farther than ours from the square in front of it, (mg, eg) cp.
-pub const PASSED_KINGS: (i32, i32) = (-3, 16);
+pub const PASSED_KINGS: (i32, i32) = (-2, 15);
 /// A pawn defended by a pawn or with a pawn beside it, (mg, eg) cp.
-pub const CONNECTED: (i32, i32) = (7, -3);
+pub const CONNECTED: (i32, i32) = (1, -5);
 /// A rook on the seventh rank, (mg, eg) cp.
-pub const ROOK_SEVENTH: (i32, i32) = (-1, 1);
+pub const ROOK_SEVENTH: (i32, i32) = (1, 2);
 /// A knight or bishop on ranks 4-6 defended by a pawn, (mg, eg) cp.
-pub const OUTPOST: (i32, i32) = (7, 11);
+pub const OUTPOST: (i32, i32) = (5, 15);
 /// Per file at or next to our king without a pawn of ours, (mg, eg) cp.
-pub const KING_OPEN_FILE: (i32, i32) = (-14, 4);
+pub const KING_OPEN_FILE: (i32, i32) = (-17, 1);
 /// An enemy knight, bishop, rook or queen we attack and it does not defend, (mg, eg) cp.
-pub const HANGING: (i32, i32) = (5, 7);
+pub const HANGING: (i32, i32) = (6, 9);
 /// Per attack unit on the squares next to the enemy king (the linear part; see [`KING_ATTACK_SCALE`]), (mg, eg) cp.
-pub const KING_ATTACK: (i32, i32) = (1, 0);
+pub const KING_ATTACK: (i32, i32) = (0, 3);
 /// Per square from which one of our pieces could check the enemy king and the enemy does not attack, (mg, eg) cp.
-pub const SAFE_CHECK: (i32, i32) = (20, 15);
+pub const SAFE_CHECK: (i32, i32) = (24, 16);
+/// Per backward pawn, (mg, eg) cp.
+pub const BACKWARD: (i32, i32) = (-7, -5);
+/// Per connected pawn and rank from its side, (mg, eg) cp (on top of [`CONNECTED`]).
+pub const CONNECTED_RANK: (i32, i32) = (4, 3);
+/// Per square next to our king attacked by the enemy and not defended by our pawns, (mg, eg) cp.
+pub const KING_ZONE_WEAK: (i32, i32) = (-2, 8);
+/// Per enemy pawn storming our king (files next to it, our third to fifth rank), (mg, eg) cp.
+pub const PAWN_STORM: (i32, i32) = (2, 8);
+/// Per pawn of ours on the squares of one of our bishops' colour, per bishop, (mg, eg) cp.
+pub const BISHOP_PAWNS: (i32, i32) = (-1, -5);
+/// Per square of space (files c-f, our ranks 2-4, behind our pawns, not attacked by enemy pawns), (mg, eg) cp.
+pub const SPACE: (i32, i32) = (-2, -3);
+/// Per knight or bishop with a pawn of ours right in front of it, (mg, eg) cp.
+pub const MINOR_BEHIND_PAWN: (i32, i32) = (7, 2);
 /// Attack units per square next to the enemy king attacked by a knight, bishop, rook, queen.
 pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
 /// Middlegame bonus for attacking the king: `units^2 * KING_ATTACK_SCALE / 100` once two or more pieces take

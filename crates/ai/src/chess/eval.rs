@@ -1,18 +1,19 @@
 //! The chess evaluation: material and piece-square tables tapered between middlegame and endgame by the
 //! remaining pieces (the tapered eval of Fruit and most engines since), plus linear terms ([`feature`]: pawn
-//! structure, passed pawns, mobility, rooks, outposts, the bishop pair, king shelter, threats, hanging pieces,
-//! attacks and safe checks near the king), the square of the attack on the king, and a mop-up term for won
-//! endings.
+//! structure (isolated, doubled, backward, connected pawns), passed pawns, mobility, rooks, outposts, minor pieces
+//! behind pawns, the bishop pair and bad bishops, space, king shelter, pawn storms and weak squares near the king,
+//! threats, hanging pieces, attacks and safe checks near the king), the square of the attack on the king, and a
+//! mop-up term for won endings.
 //!
 //! The tables are our own, written as boards seen from White (rank 8 on top); the other weights are in
 //! `params.rs`. All of them except the king attack's square term come from `tune.rs`.
 
 use crate::params::{
-    BISHOP_PAIR, CONNECTED, DOUBLED, EG_VALUE, HANGING, ISOLATED, KING_ATTACK, KING_ATTACK_MAX,
-    KING_ATTACK_SCALE, KING_ATTACK_WEIGHT, KING_OPEN_FILE, KING_SHIELD, MG_VALUE, MOBILITY, MOBILITY_CENTRE,
-    MOPUP_CENTRE, MOPUP_CLOSE, OUTPOST, PASSED, PASSED_FREE, PASSED_KINGS, PHASE_MAX, PHASE_WEIGHT,
-    ROOK_HALF_OPEN, ROOK_OPEN, ROOK_SEVENTH, SAFE_CHECK, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN,
-    THREAT_BY_ROOK,
+    BACKWARD, BISHOP_PAIR, BISHOP_PAWNS, CONNECTED, CONNECTED_RANK, DOUBLED, EG_VALUE, HANGING, ISOLATED,
+    KING_ATTACK, KING_ATTACK_MAX, KING_ATTACK_SCALE, KING_ATTACK_WEIGHT, KING_OPEN_FILE, KING_SHIELD,
+    KING_ZONE_WEAK, MG_VALUE, MINOR_BEHIND_PAWN, MOBILITY, MOBILITY_CENTRE, MOPUP_CENTRE, MOPUP_CLOSE,
+    OUTPOST, PASSED, PASSED_FREE, PASSED_KINGS, PAWN_STORM, PHASE_MAX, PHASE_WEIGHT, ROOK_HALF_OPEN,
+    ROOK_OPEN, ROOK_SEVENTH, SAFE_CHECK, SPACE, TEMPO, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
 };
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
@@ -20,134 +21,134 @@ use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
 #[rustfmt::skip]
 const PAWN_MG: [i32; 64] = [
        0,   0,   0,   0,   0,   0,   0,   0,
-      49,  47,  46,  56,  54,  49,  48,  48,
-       3,   7,  13,  16,  23,  12,  14,   5,
-     -18, -17,  -7,   3,   7,  -5, -11, -15,
-     -21, -26,  -6,  -3, -11,  -5, -17, -25,
-     -27, -24, -23, -18, -17, -18,   1, -19,
-     -31, -28, -30, -39, -31,  -5,   2, -23,
+      49,  47,  47,  57,  55,  49,  48,  48,
+       4,   6,  13,  13,  24,  14,  15,   5,
+     -23, -18, -11,   4,  10,   2, -13, -20,
+     -25, -28,  -9,  -3,  -9,  -4, -15, -28,
+     -26, -25, -24, -19, -19, -15,  -1, -19,
+     -28, -26, -27, -37, -31,  -4,   6, -22,
        0,   0,   0,   0,   0,   0,   0,   0,
 ];
 #[rustfmt::skip]
 const PAWN_EG: [i32; 64] = [
        0,   0,   0,   0,   0,   0,   0,   0,
-      62,  65,  58,  55,  56,  65,  67,  66,
-      27,  30,  14,   5,   1,   5,  29,  26,
-       8,  -3, -11, -27, -31, -26,  -6, -12,
-     -14, -18, -27, -29, -21, -30, -24, -24,
-     -11, -22, -23, -33, -23, -30, -37, -31,
-      -6, -13, -12, -23, -17, -20, -24, -27,
+      61,  69,  60,  56,  55,  65,  66,  65,
+      31,  32,  19,  -2,  -2,   6,  27,  26,
+       5,  -3, -14, -26, -25, -20,  -9, -14,
+     -17, -22, -27, -26, -19, -26, -25, -25,
+     -13, -19, -22, -27, -23, -23, -36, -30,
+      -7, -11, -16, -19, -14, -20, -27, -27,
        0,   0,   0,   0,   0,   0,   0,   0,
 ];
 #[rustfmt::skip]
 const KNIGHT_MG: [i32; 64] = [
-     -55, -29, -19, -14, -12, -19, -29, -51,
-     -30,  -6,   8,  10,  13,   8,  -8, -24,
-     -14,  10,  24,  35,  27,  25,  14, -10,
-      -4,  17,  31,  39,  20,  35,   9,  -3,
-       3,   8,  28,  23,  22,  27,  12,  -8,
-      -9,  11,   9,  16,  20,  15,  19, -13,
-     -24,  -9,  -3,  15,  14,   6,  -5, -22,
-     -44, -13, -18,  -9, -15, -12, -12, -44,
+     -57, -29, -19, -14, -12, -19, -29, -52,
+     -30,  -6,   8,  10,  13,   9,  -8, -24,
+     -14,  10,  24,  35,  28,  26,  14, -10,
+      -3,  19,  32,  39,  17,  36,  12,  -1,
+       3,   6,  27,  22,  23,  26,  12,  -6,
+     -13,  12,   5,  17,  20,  18,  22, -15,
+     -24, -10,  -3,  14,  15,   8,  -5, -22,
+     -44, -13, -18,  -8, -14, -12, -11, -44,
 ];
 #[rustfmt::skip]
 const KNIGHT_EG: [i32; 64] = [
-     -43, -20, -12, -10,  -5, -17, -20, -39,
-     -21,  -2,  11,   8,  12,   2,  -6, -20,
-     -14,   5,  21,  27,  19,  16,   5, -13,
-      -6,  13,  27,  31,  26,  24,  14,  -7,
-      -8,  10,  24,  28,  31,  17,   6,  -5,
-     -10,  11,  12,  20,  21,   5,   9, -14,
-     -21,  -4,   3,   8,   5,   2,  -2, -20,
-     -35, -19, -14,  -7, -11, -12, -15, -34,
+     -44, -20, -11, -10,  -5, -17, -20, -40,
+     -21,  -2,  10,   8,  12,   2,  -7, -20,
+     -15,   6,  21,  26,  20,  16,   5, -13,
+      -6,  12,  28,  30,  28,  23,  14,  -6,
+      -7,  10,  24,  26,  30,  15,   4,  -6,
+     -10,  11,  11,  19,  18,   7,   8, -14,
+     -21,  -4,   3,   6,   5,   4,  -2, -20,
+     -35, -20, -14,  -7, -10, -13, -15, -34,
 ];
 #[rustfmt::skip]
 const BISHOP_MG: [i32; 64] = [
-     -18, -10, -10, -10, -11, -10, -10, -20,
-     -18,  -5,  -4,  -1,   1,  -1,  -2, -15,
-     -11,   3,   4,  10,  11,  10,   2,   1,
-     -10,   9,   2,  20,  14,   8,   4,  -3,
-      -2,  -1,   9,  19,  17,  -5,   0, -10,
-       2,  18,  16,  13,   9,  15,  18,  -1,
-      -5,  14,   5,   2,   5,   0,  35,  -9,
-     -19, -13,   2, -10, -12,  -8, -11, -17,
+     -19, -11, -11, -11, -12, -11, -11, -21,
+     -19,  -5,  -5,  -2,  -1,  -1,  -4, -18,
+     -11,   2,   3,  10,  10,  11,   2,   2,
+     -10,   9,   2,  21,  12,   6,   4,  -4,
+      -3,  -3,   6,  19,  18,   2,  -1, -10,
+       2,  16,  16,  11,   7,  16,  19,   0,
+      -2,  12,   5,   6,   6,  -1,  30, -10,
+     -20, -14,  -1, -12, -12, -13, -12, -17,
 ];
 #[rustfmt::skip]
 const BISHOP_EG: [i32; 64] = [
-     -12,  -8,  -6,  -5,  -1,  -5,  -8,  -9,
-      -9,  -5,  -1,   4,   1,  -1,  -1,  -8,
-      -7,   4,   9,   4,  11,  12,   4,  -2,
-      -2,   7,   1,  12,  10,  11,   1,  -2,
-       0,   6,  12,   3,   9,   7,   1,  -5,
-      -3,   0,  22,   6,  15,   6,   4,   0,
-      -6,   1,   2,  -1,   2,   0,  -3, -11,
-     -10, -10,  -2,  -5,  -8,  -9, -11, -11,
+     -13,  -7,  -6,  -6,   0,  -5,  -7,  -8,
+      -8,  -4,  -1,   5,   0,   0,  -1,  -9,
+      -5,   4,   8,   3,  10,  15,   4,  -2,
+      -1,   5,   1,  13,  11,  10,   2,  -2,
+       1,   3,  16,   6,  10,   9,   1,  -6,
+      -3,   0,  23,   6,  20,   8,   3,   2,
+      -5,   1,   1,   0,   1,   0,  -4, -11,
+     -10, -11,  -2,  -4,  -7,  -8, -10, -11,
 ];
 #[rustfmt::skip]
 const ROOK_MG: [i32; 64] = [
-       5,   8,   9,   8,   9,   8,   5,   5,
-       7,  16,  21,  25,  19,  22,  18,  14,
-      -3,   3,   3,   5,   3,   2,   0,  -2,
-      -6,  -2,   8,   4,   7,   2,   0,  -8,
-     -13,  -6,  -1,   1,  -1,  -1,  -5,  -8,
-     -14, -11, -10,  -1,  -7,  -4,  -2,  -9,
-     -20, -14,  -9,  -5,  -6,  -1, -10, -22,
-     -14,  -7,  -1,   2,   5,  -4, -31, -15,
+       6,  10,  10,  10,  10,   9,   7,   7,
+       8,  17,  22,  26,  21,  23,  20,  15,
+      -2,   5,   5,   8,   5,   3,   2,  -1,
+      -5,  -2,   8,   5,   7,   4,   1,  -6,
+     -13,  -7,   0,   1,  -2,  -1,  -6,  -8,
+     -15,  -9, -10,  -2,  -9,  -6,   0,  -8,
+     -21, -13,  -8,  -5,  -6,  -1,  -9, -22,
+     -11,  -4,  -1,   2,   7,   0, -32, -12,
 ];
 #[rustfmt::skip]
 const ROOK_EG: [i32; 64] = [
-       6,  12,   7,   3,   4,   6,   7,  15,
-      11,  16,  12,  17,  13,  12,   8,   8,
-      10,   8,   5,   2,   1,   1,   1,   7,
-       5,   4,   7,   6,   9,   5,   3,   1,
-      -1,  -3,   1,   0,   1,  -2,  -4,  -1,
-      -6,  -4,   0,  -5,  -6,  -3,  -1,  -5,
-     -15, -13,  -7, -12, -11, -10, -11, -10,
-      -6, -12,  -9, -11, -18, -11,  -4, -28,
+       5,  14,   8,   5,   4,   7,   9,  16,
+      12,  15,  12,  16,  14,  12,  10,   8,
+      11,  11,   7,   4,   3,   3,   3,   7,
+       7,   4,   8,   7,   7,   6,   3,   2,
+      -1,  -3,   2,  -1,   0,  -2,  -4,  -1,
+      -6,  -3,  -1,  -7,  -7,  -4,  -2,  -6,
+     -17, -13,  -9, -14, -13, -12, -12, -11,
+      -4, -11,  -8, -10, -20, -11,  -4, -27,
 ];
 #[rustfmt::skip]
 const QUEEN_MG: [i32; 64] = [
      -19,  -7,  -6,   1,  -1,  -6,  -6, -16,
-     -16,  -4,   5,   6,   6,   6,   5,  -2,
-     -15,   5,   6,   9,  14,  18,   8,  -2,
-      -5,  -2,   2,   2,   5,  14,   2,   0,
-      -1, -10,   4,   4,   5,   9,   3,  -7,
-      -5,   5,   4,   1,  11,   8,   8,  -7,
-      -9,   0,  11,   4,   8,   5,   5,  -7,
-     -14,  -6,  -2,  14,  -5, -10,  -8, -17,
+     -19,  -6,   4,   7,   7,   7,   6,  -1,
+     -14,   4,   5,   9,  15,  20,   8,  -1,
+      -6,  -3,   3,   3,   6,  14,   2,   1,
+       0, -10,   4,   3,   5,   9,   1,  -5,
+      -5,   3,   4,   0,  11,   9,   7,  -8,
+      -8,  -2,   8,   7,   9,   7,   4,  -7,
+     -15,  -5,  -1,   9,  -5, -10,  -8, -17,
 ];
 #[rustfmt::skip]
 const QUEEN_EG: [i32; 64] = [
      -20, -11,  -9,  -2,  -4,  -9,  -9, -19,
-     -11,   1,   8,   9,   7,   6,   0,  -9,
-     -13,   7,  11,  12,  14,  16,   8,  -6,
-      -6,   5,   9,  14,  18,  13,   7,  -4,
-      -6,   3,   9,  17,  13,   8,   5,  -8,
-     -12,   1,  10,   9,   8,  12,   5, -10,
-     -11,   0,  -1,   4,   0,   3,  -1, -10,
-     -19, -10,  -9, -10,  -6, -14, -11, -20,
+     -12,   1,   8,  10,   8,   7,   0,  -9,
+     -13,   6,  10,  12,  14,  17,   8,  -6,
+      -6,   5,   9,  15,  18,  13,   7,  -3,
+      -6,   3,   9,  17,  12,   8,   5,  -8,
+     -12,   1,   9,   9,   7,  12,   4, -11,
+     -11,  -1,  -3,   3,   0,   3,  -2, -10,
+     -20, -10,  -9, -13,  -6, -14, -11, -20,
 ];
 #[rustfmt::skip]
 const KING_MG: [i32; 64] = [
      -40, -50, -50, -60, -60, -50, -50, -40,
      -40, -50, -50, -60, -60, -50, -50, -40,
-     -40, -50, -50, -59, -60, -50, -50, -40,
-     -40, -49, -50, -58, -59, -49, -49, -40,
+     -40, -50, -50, -59, -60, -50, -49, -40,
+     -40, -49, -50, -59, -59, -49, -49, -40,
      -30, -40, -41, -51, -52, -41, -42, -31,
-     -20, -29, -29, -39, -36, -29, -27, -20,
-      11,   8,   2, -24, -26,  -7,  22,  16,
-      17,  32,  13, -24,   8, -10,  45,  25,
+     -20, -29, -30, -40, -35, -31, -26, -21,
+      10,   9,   0, -26, -25,  -6,  22,  18,
+      16,  31,  16, -25,  12, -11,  45,  26,
 ];
 #[rustfmt::skip]
 const KING_EG: [i32; 64] = [
      -50, -35, -25, -20, -21, -25, -35, -50,
-     -29, -12,  -5,   1,   1,  -8, -14, -31,
-     -23,   3,  21,  26,  24,  24,   3, -21,
-     -20,   4,  21,  38,  32,  17,   6, -14,
-     -22,   1,  23,  26,  21,  19,   1, -26,
-     -27,  -4,  12,  20,  19,  13,  -7, -24,
-     -30, -20,  -2,   9,   2,   1, -15, -35,
-     -51, -45, -28, -23, -35, -30, -52, -62,
+     -29, -11,  -4,   1,   1,  -6, -13, -31,
+     -22,   5,  22,  27,  23,  24,   7, -19,
+     -20,   5,  21,  33,  30,  18,   7, -14,
+     -23,  -2,  20,  27,  21,  17,  -2, -25,
+     -28,  -5,   9,  17,  18,  10,  -7, -25,
+     -31, -18,  -3,  10,   6,  -1, -14, -36,
+     -52, -46, -28, -23, -35, -26, -46, -60,
 ];
 
 const TABLES: [(&[i32; 64], &[i32; 64]); 6] = [
@@ -183,6 +184,8 @@ const fn build_pst() -> [[[(i32, i32); 64]; 6]; 2] {
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
+/// The dark squares (a1, c1, b2, ...).
+const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
 
 /// Squares in front of a pawn on its file and the two next to it: no enemy pawn there means it is passed.
 const PASSED_SPAN: [[u64; 64]; 2] = build_passed();
@@ -294,8 +297,24 @@ pub mod feature {
     pub const KING_ATTACK: usize = 28;
     /// A square from which one of our pieces could check the enemy king and that the enemy does not attack.
     pub const SAFE_CHECK: usize = 29;
+    /// A pawn without a pawn of ours beside or behind it on the files next to it, whose next square an enemy
+    /// pawn attacks.
+    pub const BACKWARD: usize = 30;
+    /// A connected pawn (see [`CONNECTED`]), counted by its rank from its own side (so times 1 to 6).
+    pub const CONNECTED_RANK: usize = 31;
+    /// A square next to our king that the enemy attacks and none of our pawns defends.
+    pub const KING_ZONE_WEAK: usize = 32;
+    /// An enemy pawn on the files of our king and next to it, on our third to fifth rank (a pawn storm).
+    pub const PAWN_STORM: usize = 33;
+    /// A pawn of ours on a square of the colour of one of our bishops, per bishop (a bad bishop).
+    pub const BISHOP_PAWNS: usize = 34;
+    /// A square on files c to f, our second to fourth rank, behind a pawn of ours and not attacked by an enemy
+    /// pawn (space).
+    pub const SPACE: usize = 35;
+    /// A knight or bishop with a pawn of ours right in front of it.
+    pub const MINOR_BEHIND_PAWN: usize = 36;
     /// How many there are.
-    pub const COUNT: usize = 30;
+    pub const COUNT: usize = 37;
 }
 
 /// Where [`side_rest`] puts what it finds: the evaluation adds the weights, the tuner counts the features.
@@ -319,12 +338,21 @@ impl Sink for Sums {
 }
 
 /// The counts of the linear features of one side, and the value of its fixed terms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Per [`feature`] index.
     pub counts: [i32; feature::COUNT],
     /// `(mg, eg)` of the terms that are not tuned.
     pub fixed: (i32, i32),
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            counts: [0; feature::COUNT],
+            fixed: (0, 0),
+        }
+    }
 }
 
 impl Sink for Features {
@@ -360,6 +388,13 @@ pub fn feature_weights() -> [(i32, i32); feature::COUNT] {
     w[feature::HANGING] = HANGING;
     w[feature::KING_ATTACK] = KING_ATTACK;
     w[feature::SAFE_CHECK] = SAFE_CHECK;
+    w[feature::BACKWARD] = BACKWARD;
+    w[feature::CONNECTED_RANK] = CONNECTED_RANK;
+    w[feature::KING_ZONE_WEAK] = KING_ZONE_WEAK;
+    w[feature::PAWN_STORM] = PAWN_STORM;
+    w[feature::BISHOP_PAWNS] = BISHOP_PAWNS;
+    w[feature::SPACE] = SPACE;
+    w[feature::MINOR_BEHIND_PAWN] = MINOR_BEHIND_PAWN;
     w
 }
 
@@ -529,6 +564,18 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
         let beside = ((bit << 1) & !FILE_A) | ((bit >> 1) & !FILE_H);
         if our_pawn_attacks & bit != 0 || our_pawns & beside != 0 {
             sums.feature(feature::CONNECTED, CONNECTED, 1);
+            sums.feature(feature::CONNECTED_RANK, CONNECTED_RANK, rank as i32);
+        }
+        // Backward: nothing of ours on the files beside it at its rank or behind, and its next square is
+        // attacked by an enemy pawn.
+        let behind = if us == Color::White {
+            u64::MAX >> (63 - (i / 8 * 8 + 7))
+        } else {
+            u64::MAX << (i / 8 * 8)
+        };
+        let stop = if us == Color::White { bit << 8 } else { bit >> 8 };
+        if our_pawns & neighbours & behind == 0 && their_pawn_attacks & stop != 0 {
+            sums.feature(feature::BACKWARD, BACKWARD, 1);
         }
     }
     let their_pieces = theirs & !their_pawns & !board.kings().0;
@@ -548,6 +595,55 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
         let n = (our_pawns & (FILE_A << f)).count_ones() as i32;
         if n > 1 {
             sums.feature(feature::DOUBLED, DOUBLED, n - 1);
+        }
+    }
+
+    if let Some(king) = our_king {
+        let f = king as usize % 8;
+        let mut files = 0u64;
+        for file in f.saturating_sub(1)..=(f + 1).min(7) {
+            files |= FILE_A << file;
+        }
+        let zone = rank_mask(2) | rank_mask(3) | rank_mask(4);
+        let storm = (their_pawns & files & zone).count_ones() as i32;
+        if storm > 0 {
+            sums.feature(feature::PAWN_STORM, PAWN_STORM, storm);
+        }
+    }
+    // Space: safe squares behind our pawns in the centre of our half.
+    let behind_pawns = if us == Color::White {
+        (our_pawns >> 8) | (our_pawns >> 16) | (our_pawns >> 24)
+    } else {
+        (our_pawns << 8) | (our_pawns << 16) | (our_pawns << 24)
+    };
+    let centre_files = (FILE_A << 2) | (FILE_A << 3) | (FILE_A << 4) | (FILE_A << 5);
+    let space = behind_pawns
+        & centre_files
+        & (rank_mask(1) | rank_mask(2) | rank_mask(3))
+        & !our_pawns
+        & !their_pawn_attacks;
+    if space != 0 {
+        sums.feature(feature::SPACE, SPACE, space.count_ones() as i32);
+    }
+    let minors = (board.knights() | board.bishops()).0 & ours.0;
+    let in_front = if us == Color::White {
+        minors << 8
+    } else {
+        minors >> 8
+    };
+    let blocked_minors = (in_front & our_pawns).count_ones() as i32;
+    if blocked_minors > 0 {
+        sums.feature(feature::MINOR_BEHIND_PAWN, MINOR_BEHIND_PAWN, blocked_minors);
+    }
+    for sq in board.bishops() & ours {
+        let same = if (1u64 << (sq as usize)) & DARK_SQUARES != 0 {
+            DARK_SQUARES
+        } else {
+            !DARK_SQUARES
+        };
+        let n = (our_pawns & same).count_ones() as i32;
+        if n > 0 {
+            sums.feature(feature::BISHOP_PAWNS, BISHOP_PAWNS, n);
         }
     }
 
@@ -626,6 +722,12 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
     }
     if units > 0 {
         sums.feature(feature::KING_ATTACK, KING_ATTACK, units);
+    }
+    if let Some(king) = our_king {
+        let weak = (king_attacks(king).0 & their_attacks & !our_pawn_attacks).count_ones() as i32;
+        if weak > 0 {
+            sums.feature(feature::KING_ZONE_WEAK, KING_ZONE_WEAK, weak);
+        }
     }
     let safe_checks = (check_squares & !ours.0 & !their_attacks).count_ones() as i32;
     if safe_checks > 0 {

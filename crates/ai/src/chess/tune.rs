@@ -465,6 +465,13 @@ pub fn to_rust(p: &Params) -> String {
         ("HANGING", feature::HANGING),
         ("KING_ATTACK", feature::KING_ATTACK),
         ("SAFE_CHECK", feature::SAFE_CHECK),
+        ("BACKWARD", feature::BACKWARD),
+        ("CONNECTED_RANK", feature::CONNECTED_RANK),
+        ("KING_ZONE_WEAK", feature::KING_ZONE_WEAK),
+        ("PAWN_STORM", feature::PAWN_STORM),
+        ("BISHOP_PAWNS", feature::BISHOP_PAWNS),
+        ("SPACE", feature::SPACE),
+        ("MINOR_BEHIND_PAWN", feature::MINOR_BEHIND_PAWN),
     ] {
         let _ = writeln!(out, "pub const {name}: (i32, i32) = {};", w(f));
     }
