@@ -56,13 +56,13 @@ pub struct LevelParams {
 /// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
 pub const CHESS_HARD_THREADS: usize = 2;
 
-/// Chess levels. Easy: one ply plus captures, and a lot of noise, so it sees a hanging piece but misses forks and
-/// other two-move tactics; medium: five plies and some noise; hard: everything the time allows.
+/// Chess levels. Easy: one ply plus captures, and a lot of noise (less than a minor piece, so it may give a pawn but
+/// never a piece for nothing), so it sees a hanging piece but misses forks and other two-move tactics; medium: five plies and some noise; hard: everything the time allows.
 pub const fn chess_level(level: Level) -> LevelParams {
     match level {
         Level::Easy => LevelParams {
             max_depth: 1,
-            noise: 150,
+            noise: 250,
             quiescence: true,
             time_permille: 1000,
             threads: 1,
