@@ -3,6 +3,7 @@
 //! - [`eval`]: the evaluation (tapered piece-square tables and a few positional terms).
 //! - [`see`]: static exchange evaluation.
 //! - [`search`]: iterative deepening, PVS, quiescence.
+//! - `table`: the lock-free transposition table the threads of a hard search share.
 //! - [`tune`]: Texel tuning of the piece-square tables from self-play.
 
 pub mod eval;

@@ -1,8 +1,10 @@
 //! The chess search: iterative deepening with aspiration windows over a principal-variation search (negamax
 //! alpha-beta) with a transposition table, null-move pruning, reverse futility and futility pruning, late-move
-//! pruning and reductions, static-exchange pruning, internal iterative reduction, check extensions, killer,
-//! counter-move, history and continuation-history move ordering, and a quiescence search of captures filtered by
-//! static exchange evaluation. Mates score by distance; repetitions and the fifty-move rule score as draws.
+//! pruning and reductions, static-exchange pruning, internal iterative reduction, check and singular extensions,
+//! a static evaluation corrected by a pawn-structure correction history, killer, counter-move, history and
+//! continuation-history move ordering (the table's move first, before the others are scored), and a quiescence
+//! search of captures filtered by static exchange evaluation. Mates score by distance; repetitions and the
+//! fifty-move rule score as draws. Several threads may run it on one shared table (lazy SMP, see `mod.rs`).
 //!
 //! Every technique here is textbook (see the Chess Programming Wiki pages of the same names); the numbers are in
 //! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small. The hash is kept from move to
