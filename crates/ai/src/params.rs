@@ -98,12 +98,12 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Larger than any score.
 pub const INFINITY: i32 = 32_000;
-/// Transposition table entries (a power of two), for chess: 2^19 entries of 32 bytes (16 MB).
+/// Transposition table entries (a power of two), for chess: 2^19 entries of 16 bytes (8 MB).
 pub const CHESS_TT_ENTRIES: usize = 1 << 19;
 /// The smallest table (128 KB), what a new engine starts with.
 pub const TT_MIN_ENTRIES: usize = 1 << 12;
 /// Table entries allowed per millisecond of hard budget: filling the table is part of the search's time (about
-/// 1 ms per MB on a loaded machine), so it must stay a small part of the budget: 3000 entries (94 KB) per ms.
+/// 1 ms per MB on a loaded machine), so it must stay a small part of the budget: 3000 entries (47 KB) per ms.
 pub const TT_ENTRIES_PER_MS: usize = 3000;
 
 /// First depth searched with an aspiration window.
