@@ -100,7 +100,7 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const INFINITY: i32 = 32_000;
 /// Transposition table entries (a power of two), for chess: 2^19 entries of 16 bytes (8 MB).
 pub const CHESS_TT_ENTRIES: usize = 1 << 19;
-/// The smallest table (128 KB), what a new engine starts with.
+/// The smallest chess table (64 KB), what a new engine starts with.
 pub const TT_MIN_ENTRIES: usize = 1 << 12;
 /// Table entries allowed per millisecond of hard budget: filling the table is part of the search's time (about
 /// 1 ms per MB on a loaded machine), so it must stay a small part of the budget: 3000 entries (47 KB) per ms.
