@@ -171,9 +171,7 @@ impl ChessEngine {
         let threads = if matches!(limit, Limit::Depth(_)) {
             1
         } else {
-            lp.threads
-                .min(std::thread::available_parallelism().map_or(1, |n| n.get()))
-                .max(1)
+            lp.threads.min(cores()).max(1)
         };
         while self.helpers.len() + 1 < threads {
             self.helpers.push(History::default());
@@ -251,6 +249,12 @@ impl ChessEngine {
         };
         Ok(choice)
     }
+}
+
+/// The machine's cores, asked once (on Linux the answer reads cgroup files).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The legal move after which the evaluation is best for the mover (one ply, no search). `moves` is not empty.
