@@ -145,9 +145,14 @@ export function waitPath(page, pattern, timeout = 30000) {
   return page.waitForFunction((p) => new RegExp(p).test(location.pathname), pattern, { timeout });
 }
 
+/** Wait until the table page has its state and a seat of ours in it (the path changes before the state comes). */
+export function waitSeated(page, timeout = 30000) {
+  return page.waitForFunction(() => { const m = window.__parlorTable && window.__parlorTable(); return m && m.you !== null && m.you !== undefined; }, null, { timeout });
+}
+
 /** Sit in the first free seat at a table page already open. */
 export async function sitDown(page) {
   await page.waitForSelector('[data-action="sit"]');
   await page.click('[data-action="sit"]');
-  await page.waitForFunction(() => { const m = window.__parlorTable && window.__parlorTable(); return m && m.you !== null && m.you !== undefined; });
+  await waitSeated(page);
 }

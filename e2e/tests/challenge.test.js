@@ -2,7 +2,7 @@
 // Relies on: lobby players, challenge / challenge_answer / challenge message states, presence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HAVE_SERVER, setup, person, model, waitPath } from '../lib/harness.js';
+import { HAVE_SERVER, setup, person, model, waitPath, waitSeated } from '../lib/harness.js';
 
 const skip = !HAVE_SERVER && 'no parlor binary (build it or set PARLOR_BIN)';
 
@@ -26,6 +26,8 @@ test('a challenge accepted and one declined; going offline hides a player', { sk
     await b.page.click('[data-action="challenge-accept"]');
     await waitPath(a.page, '^/table/');
     await waitPath(b.page, '^/table/');
+    await waitSeated(a.page);
+    await waitSeated(b.page);
     const ma = await model(a.page);
     const mb = await model(b.page);
     assert.equal(ma.id, mb.id);
