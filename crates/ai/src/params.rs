@@ -51,7 +51,13 @@ pub struct LevelParams {
     /// Threads searching together (lazy SMP, chess only), at most the machine's cores. Searches to a fixed
     /// depth use one, so that their node counts stay reproducible.
     pub threads: usize,
+    /// Whether the evaluation adds the network's correction (`chess/nn.rs`; chess only).
+    pub network: bool,
 }
+
+/// The network's correction of the evaluation is kept within +-this (cp): it is trained on quiet positions of
+/// games, and the search also reaches positions unlike any of them.
+pub const NETWORK_MAX: i32 = 80;
 
 /// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
 pub const CHESS_HARD_THREADS: usize = 2;
@@ -66,6 +72,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
         Level::Medium => LevelParams {
             max_depth: 5,
@@ -73,6 +80,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
@@ -80,6 +88,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: CHESS_HARD_THREADS,
+            network: false,
         },
     }
 }
@@ -294,6 +303,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
         Level::Medium => LevelParams {
             max_depth: 5,
@@ -301,6 +311,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
@@ -308,6 +319,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
     }
 }
@@ -366,6 +378,7 @@ pub const fn chess4_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
         Level::Medium => LevelParams {
             max_depth: 2,
@@ -373,6 +386,7 @@ pub const fn chess4_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
@@ -380,6 +394,7 @@ pub const fn chess4_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: 1,
+            network: false,
         },
     }
 }

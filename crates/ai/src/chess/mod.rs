@@ -1,12 +1,14 @@
 //! The chess CPU player: reads a [`Request`], searches, answers a [`Choice`] in UCI notation.
 //!
 //! - [`eval`]: the evaluation (tapered piece-square tables and a few positional terms).
+//! - [`nn`]: a small network that can correct the evaluation (no level uses it yet).
 //! - [`see`]: static exchange evaluation.
 //! - [`search`]: iterative deepening, PVS, quiescence.
 //! - `table`: the lock-free transposition table the threads of a hard search share.
 //! - [`tune`]: Texel tuning of the piece-square tables from self-play.
 
 pub mod eval;
+pub mod nn;
 pub(crate) mod search;
 pub mod see;
 mod table;

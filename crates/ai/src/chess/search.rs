@@ -1,16 +1,18 @@
 //! The chess search: iterative deepening with aspiration windows over a principal-variation search (negamax
 //! alpha-beta) with a transposition table, null-move pruning, reverse futility and futility pruning, late-move
 //! pruning and reductions, static-exchange pruning, internal iterative reduction, check and singular extensions,
-//! a static evaluation corrected by a pawn-structure correction history, killer, counter-move, history and
-//! continuation-history move ordering (the table's move first, before the others are scored), and a quiescence
-//! search of captures filtered by static exchange evaluation. Mates score by distance; repetitions and the
-//! fifty-move rule score as draws. Several threads may run it on one shared table (lazy SMP, see `mod.rs`).
+//! a static evaluation corrected by a pawn-structure correction history (and by a small network, `nn.rs`, where a
+//! level asks for it: none does yet), killer, counter-move, history and continuation-history move ordering (the
+//! table's move first, before the others are scored), and a quiescence search of captures filtered by static
+//! exchange evaluation. Mates score by distance; repetitions and the fifty-move rule score as draws. Several
+//! threads may run it on one shared table (lazy SMP, see `mod.rs`).
 //!
 //! Every technique here is textbook (see the Chess Programming Wiki pages of the same names); the numbers are in
 //! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small. The hash is kept from move to
 //! move ([`hash_after`]) rather than computed from the whole board at every node.
 
-use super::eval::evaluate;
+use super::eval;
+use super::nn;
 use super::see::see_ge;
 use super::table::{self, SharedTt};
 use crate::clock::Timer;
@@ -212,6 +214,17 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The static evaluation: the hand-written one, corrected by the network if the level uses it.
+    #[inline]
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let base = eval::evaluate(pos);
+        if self.level.network {
+            base + nn::correction(pos).clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
+        } else {
+            base
+        }
+    }
+
     /// The timer (elapsed time, stop state).
     pub fn timer(&mut self) -> &mut Timer {
         &mut self.timer
@@ -228,7 +241,11 @@ impl<'a> Search<'a> {
         mut report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.history.age();
-        self.evals[0] = if root.is_check() { NO_EVAL } else { evaluate(root) };
+        self.evals[0] = if root.is_check() {
+            NO_EVAL
+        } else {
+            self.evaluate(root)
+        };
         let mut order: Vec<(Move, i32)> = moves.iter().copied().zip(noise.iter().copied()).collect();
         // Start from the table's move when it has one.
         let tt_move = self
@@ -479,7 +496,7 @@ impl<'a> Search<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         let in_check = pos.is_check();
         let key = self.keys.last().copied().unwrap_or(0);
@@ -505,7 +522,7 @@ impl<'a> Search<'a> {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
         };
         let static_eval = if in_check {
             NO_EVAL
@@ -800,7 +817,7 @@ impl<'a> Search<'a> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 || !self.level.quiescence || (in_check && qdepth > 6) {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos) };
         }
         let key = self.keys.last().copied().unwrap_or(0);
         let entry = self.tt.probe(key);
@@ -827,7 +844,7 @@ impl<'a> Search<'a> {
             if moves.is_empty() {
                 return params::DRAW; // stalemate
             }
-            static_eval = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            static_eval = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             let corrected = self.corrected(pos, static_eval);
             if corrected >= beta {
                 return corrected;
@@ -986,5 +1003,55 @@ mod tests {
             }
         }
         assert!(checked > 50_000, "{checked}");
+    }
+
+    /// A level that asks for the network gets its correction, kept within `NETWORK_MAX`; the others do not.
+    #[test]
+    fn the_network_corrects_the_evaluation_only_where_the_level_asks() {
+        let tt = SharedTt::new(1 << 16);
+        let mut history = History::default();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let timer = || {
+            Timer::start(
+                crate::clock::Budget::new(&crate::request::Limit::Depth(1), 1000),
+                stop.clone(),
+            )
+        };
+        let hard = params::chess_level(crate::request::Level::Hard);
+        let with = LevelParams {
+            network: true,
+            ..hard
+        };
+        let mut rng = crate::rng::Rng::new(5);
+        let mut corrected = 0;
+        let mut pos = Chess::default();
+        for _ in 0..200 {
+            let base = eval::evaluate(&pos);
+            let c = nn::correction(&pos);
+            let off = Search::new(
+                &tt,
+                &mut history,
+                timer(),
+                Vec::new(),
+                LevelParams {
+                    network: false,
+                    ..hard
+                },
+            );
+            assert_eq!(off.evaluate(&pos), base);
+            let on = Search::new(&tt, &mut history, timer(), Vec::new(), with);
+            assert_eq!(
+                on.evaluate(&pos),
+                base + c.clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
+            );
+            corrected += usize::from(c != 0);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                pos = Chess::default();
+                continue;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        assert!(corrected > 150, "{corrected}");
     }
 }
