@@ -380,8 +380,8 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, EnPassantMode};
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()
@@ -407,7 +407,7 @@ mod tests {
         let board: Vec<&str> = f[0].split('/').rev().collect();
         let turn = if f[1] == "w" { "b" } else { "w" };
         let mut castling: Vec<char> = swap(f[2]).chars().collect();
-        castling.sort_by_key(|c| (c.is_ascii_lowercase(), c.to_ascii_lowercase() != 'k'));
+        castling.sort_by_key(|c| (c.is_ascii_lowercase(), !c.eq_ignore_ascii_case(&'k')));
         let castling: String = castling.into_iter().collect();
         format!("{} {turn} {castling} - {} {}", swap(&board.join("/")), f[4], f[5])
     }
@@ -417,7 +417,10 @@ mod tests {
         let bytes = include_bytes!("nn.bin");
         let net = Net::from_bytes(bytes).expect("the built-in network");
         assert_eq!(net.to_bytes(), bytes.to_vec());
-        assert_eq!(Net::from_bytes(&bytes[1..]).unwrap_err(), NetError::Magic);
+        assert_eq!(
+            Net::from_bytes(&bytes[1..]).expect_err("no magic"),
+            NetError::Magic
+        );
         assert!(matches!(
             Net::from_bytes(&bytes[..bytes.len() - 2]),
             Err(NetError::Length(..))
