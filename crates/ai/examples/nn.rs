@@ -1,10 +1,10 @@
-//! Trains the network that corrects the hard level's evaluation (`crates/ai/src/chess/nn.rs`).
+//! Trains the network that can correct the chess evaluation (`crates/ai/src/chess/nn.rs`).
 //!
 //! `cargo run --release -p parlor-ai --example nn -- samples.txt [epochs] [threads] [out.bin] [batch]`
 //!
 //! `samples.txt` holds `fen;expected score for White` lines labelled by a teacher: the file the tuner writes with
-//! `PARLOR_TUNE_SAMPLES` (see `examples/tune.rs`). Every tenth run of 1000 positions (whole games) is held out; the error on them is printed
-//! for the evaluation alone and after each epoch. The network is written to `out.bin` (default `nn.bin`).
+//! `PARLOR_TUNE_SAMPLES` (see `examples/tune.rs`). Every tenth run of 1000 positions (whole games) is held out;
+//! the error on them is printed for the evaluation alone and after each epoch. The network is written to `out.bin` (default `nn.bin`).
 
 use parlor_ai::chess::nn::{self, Example, Trainer};
 use std::time::Instant;
