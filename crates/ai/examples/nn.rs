@@ -4,7 +4,8 @@
 //!
 //! `samples.txt` holds `fen;expected score for White` lines labelled by a teacher: the file the tuner writes with
 //! `PARLOR_TUNE_SAMPLES` (see `examples/tune.rs`). Every tenth run of 1000 positions (whole games) is held out;
-//! the error on them is printed for the evaluation alone and after each epoch. The network is written to `out.bin` (default `nn.bin`).
+//! the error on them is printed for the evaluation alone and after each epoch. The network is written to
+//! `out.bin` (default `nn.bin`).
 
 use parlor_ai::chess::nn::{self, Example, Trainer};
 use std::time::Instant;
