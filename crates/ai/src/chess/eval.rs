@@ -822,7 +822,7 @@ fn scale_drawish(board: &Board, score: i32) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use parlor_chess::Position;
@@ -852,7 +852,7 @@ mod tests {
     }
 
     /// The same position with the colours swapped and the board turned over.
-    fn mirror(fen: &str) -> String {
+    pub(crate) fn mirror(fen: &str) -> String {
         let parts: Vec<&str> = fen.split(' ').collect();
         let swap = |s: &str| {
             s.chars()

@@ -72,7 +72,10 @@ impl Net {
         if bytes.get(..4) != Some(MAGIC.as_slice()) {
             return Err(NetError::Magic);
         }
-        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+        let Some(&[a, b, c, d]) = bytes.get(4..8) else {
+            return Err(NetError::Length(bytes.len(), Self::BYTES));
+        };
+        let hidden = u32::from_le_bytes([a, b, c, d]);
         if hidden as usize != HIDDEN {
             return Err(NetError::Hidden(hidden));
         }
@@ -380,6 +383,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::eval::tests::mirror;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
@@ -388,28 +392,6 @@ mod tests {
             .expect("fen")
             .into_position(CastlingMode::Standard)
             .expect("legal")
-    }
-
-    /// The same position with the colours swapped and the board turned over.
-    fn mirror(fen: &str) -> String {
-        let swap = |s: &str| -> String {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        };
-        let f: Vec<&str> = fen.split(' ').collect();
-        let board: Vec<&str> = f[0].split('/').rev().collect();
-        let turn = if f[1] == "w" { "b" } else { "w" };
-        let mut castling: Vec<char> = swap(f[2]).chars().collect();
-        castling.sort_by_key(|c| (c.is_ascii_lowercase(), !c.eq_ignore_ascii_case(&'k')));
-        let castling: String = castling.into_iter().collect();
-        format!("{} {turn} {castling} - {} {}", swap(&board.join("/")), f[4], f[5])
     }
 
     #[test]
@@ -425,6 +407,10 @@ mod tests {
             Net::from_bytes(&bytes[..bytes.len() - 2]),
             Err(NetError::Length(..))
         ));
+        assert!(matches!(
+            Net::from_bytes(&bytes[..6]),
+            Err(NetError::Length(6, _))
+        ));
     }
 
     #[test]
@@ -432,7 +418,7 @@ mod tests {
         let fen = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5";
         let a = pos(fen);
         let b = pos(&mirror(fen));
-        assert_eq!(mirror(&mirror(fen)), fen);
+        assert_eq!(pos(&mirror(&mirror(fen))).board(), a.board());
         assert_eq!(correction(&a), correction(&b));
         assert_ne!(correction(&a), correction(&pos(&fen.replace(" w ", " b "))));
         let mut inputs = [0; 32];
