@@ -1,6 +1,6 @@
 //! Trains the network that can correct the chess evaluation (`crates/ai/src/chess/nn.rs`).
 //!
-//! `cargo run --release -p parlor-ai --example nn -- samples.txt [epochs] [threads] [out.bin] [batch]`
+//! `cargo run --release -p parlor-ai --example nn -- samples.txt [epochs] [threads] [out.bin] [batch] [decay]`
 //!
 //! `samples.txt` holds `fen;expected score for White` lines labelled by a teacher: the file the tuner writes with
 //! `PARLOR_TUNE_SAMPLES` (see `examples/tune.rs`). Every tenth run of 1000 positions (whole games) is held out;
@@ -13,13 +13,14 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: nn samples.txt [epochs] [threads] [out.bin] [batch]");
+        eprintln!("usage: nn samples.txt [epochs] [threads] [out.bin] [batch] [decay]");
         std::process::exit(2);
     };
     let epochs = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8);
     let threads = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
     let out = args.get(3).cloned().unwrap_or_else(|| "nn.bin".to_owned());
     let batch = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(4096);
+    let decay = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(0.0);
     let start = Instant::now();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -64,6 +65,7 @@ fn main() {
         epochs,
         batch,
         threads,
+        decay,
         |epoch, net, train| {
             eprintln!(
                 "epoch {}: error {:.5}, held out {:.5} ({:.0?})",

@@ -333,15 +333,17 @@ impl Trainer {
     }
 }
 
-/// Trains `net` on `examples` for `epochs` by Adam (Kingma and Ba, 2015) in batches of `batch`, on `threads`
-/// threads, with a learning rate that falls tenfold over the run. `report` is called after each epoch, with the
-/// network and the examples.
+/// Trains `net` on `examples` for `epochs` by Adam with decoupled weight decay (AdamW: Kingma and Ba, 2015;
+/// Loshchilov and Hutter, 2019) in batches of `batch`, on `threads` threads, with a learning rate that falls
+/// tenfold over the run. Each step shrinks every weight by `decay` times the learning rate, which keeps weights
+/// that few positions support small. `report` is called after each epoch, with the network and the examples.
 pub fn train(
     net: &mut Trainer,
     examples: &mut [Example],
     epochs: usize,
     batch: usize,
     threads: usize,
+    decay: f32,
     mut report: impl FnMut(usize, &Trainer, &[Example]),
 ) {
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -373,7 +375,7 @@ pub fn train(
                 let g: f32 = grads.iter().map(|g| g[k]).sum::<f32>() * scale;
                 m[k] = beta1 * m[k] + (1.0 - beta1) * g;
                 v[k] = beta2 * v[k] + (1.0 - beta2) * g * g;
-                *p -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+                *p -= lr * ((m[k] / c1) / ((v[k] / c2).sqrt() + eps) + decay * *p);
             }
         }
         report(epoch, net, examples);
