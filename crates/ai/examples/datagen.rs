@@ -9,12 +9,12 @@
 //! check and the teacher's move is neither a capture nor a promotion; a game ends at mate, stalemate, a score
 //! beyond 20 pawns, a repetition or after 240 plies. Each line's label is `1 / (1 + 10^(-cp / 400))`.
 
+use parlor_ai::chess::tune;
 use parlor_ai::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position as _};
-use std::io::{BufRead as _, BufReader, Write as _};
-use std::process::{Command, Stdio};
+use std::io::{BufRead as _, Write as _};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -84,27 +84,9 @@ fn play(
     rng: &mut Rng,
     tx: &mpsc::Sender<Vec<String>>,
 ) -> std::io::Result<()> {
-    let mut child = Command::new(teacher)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()?;
+    let (mut child, mut input, mut output) = tune::start_teacher(teacher)?;
     let broken = || std::io::Error::other("the teacher stopped answering");
-    let mut input = child.stdin.take().ok_or_else(broken)?;
-    let mut output = BufReader::new(child.stdout.take().ok_or_else(broken)?);
-    writeln!(
-        input,
-        "uci\nsetoption name Threads value 1\nsetoption name Hash value 16\nisready"
-    )?;
     let mut line = String::new();
-    loop {
-        line.clear();
-        if output.read_line(&mut line)? == 0 {
-            return Err(broken());
-        }
-        if line.starts_with("readyok") {
-            break;
-        }
-    }
     while Instant::now() < deadline {
         writeln!(input, "ucinewgame")?;
         let mut pos = Chess::default();

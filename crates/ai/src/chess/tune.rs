@@ -153,7 +153,18 @@ pub fn label_parallel(
     })
 }
 
-fn label_with_one(samples: &mut [Sample], command: &str, depth: u32) -> std::io::Result<usize> {
+/// A running teacher engine: the process, its input and its output.
+pub type Teacher = (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::BufReader<std::process::ChildStdout>,
+);
+
+/// Starts a UCI teacher engine on one thread and waits until it is ready.
+///
+/// # Errors
+/// When it cannot be started or stops answering.
+pub fn start_teacher(command: &str) -> std::io::Result<Teacher> {
     use std::io::{BufRead as _, BufReader, Write as _};
     let mut child = std::process::Command::new(command)
         .stdin(std::process::Stdio::piped())
@@ -173,6 +184,14 @@ fn label_with_one(samples: &mut [Sample], command: &str, depth: u32) -> std::io:
             break;
         }
     }
+    Ok((child, input, output))
+}
+
+fn label_with_one(samples: &mut [Sample], command: &str, depth: u32) -> std::io::Result<usize> {
+    use std::io::{BufRead as _, Write as _};
+    let (mut child, mut input, mut output) = start_teacher(command)?;
+    let broken = || std::io::Error::other("the teacher stopped answering");
+    let mut line = String::new();
     let mut labelled = 0;
     for s in samples.iter_mut() {
         writeln!(input, "position fen {}\ngo depth {depth}", s.fen)?;
