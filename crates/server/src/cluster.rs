@@ -664,15 +664,15 @@ impl Cluster {
         if !self.acquire_fenced(hub, table).await {
             return false;
         }
-        let live = match hub.store.live_game_of_table(table).await {
-            Ok(live) => live,
+        let last = match hub.store.last_game_of_table(table).await {
+            Ok(last) => last,
             Err(e) => {
                 tracing::warn!(%table, error = %e, "could not read a table to take it over");
                 self.release(&[table.to_owned()]).await;
                 return false;
             }
         };
-        if hub.restore_one(&record, live.as_ref()) {
+        if hub.restore_one(&record, last.as_ref()) {
             tracing::info!(node = %self.node, %table, "took a table over");
             true
         } else {

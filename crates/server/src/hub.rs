@@ -935,24 +935,29 @@ impl Hub {
             games.into_iter().map(|g| (g.game.table_id.clone(), g)).collect();
         let mut restored = 0;
         for record in tables {
-            let live = by_table.remove(&record.id);
-            if self.restore_one(&record, live.as_ref()) {
+            // A table without a live game shows its last one over (result, final position, rematch), and does
+            // not start a new one by itself.
+            let last = match by_table.remove(&record.id) {
+                Some(live) => Some(live),
+                None => self.store.last_game_of_table(&record.id).await?,
+            };
+            if self.restore_one(&record, last.as_ref()) {
                 restored += 1;
             }
         }
         Ok(restored)
     }
 
-    /// Starts one stored table, with its live game if any. Returns false if it does not replay.
+    /// Starts one stored table with its last game, live or over, if any. Returns false if it does not replay.
     pub fn restore_one(
         self: &Arc<Self>,
         record: &TableRecord,
-        live: Option<&parlor_store::StoredGame>,
+        last: Option<&parlor_store::StoredGame>,
     ) -> bool {
         let (tx, rx) = mpsc::channel(INBOX);
-        match Table::restore(self.clone(), record, live, tx.downgrade()) {
+        match Table::restore(self.clone(), record, last, tx.downgrade()) {
             Ok(table) => {
-                if live.is_some() {
+                if last.is_some_and(|g| g.game.status == parlor_store::game_status::LIVE) {
                     self.metrics.live_games.fetch_add(1, Ordering::Relaxed);
                 }
                 self.spawn(table, tx, rx, record.code.clone());

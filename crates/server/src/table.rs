@@ -409,15 +409,16 @@ impl Table {
         })
     }
 
-    /// A table restored from the store after a restart, with its live game if it had one. Every seated player
-    /// starts away (nobody is connected yet); the running clock restarts now, giving back the outage.
+    /// A table restored from the store after a restart, with its last game if it had one: a live game goes on, a
+    /// finished one is shown over and waits for a rematch. Every seated player starts away (nobody is connected
+    /// yet); the running clock restarts now, giving back the outage.
     ///
     /// # Errors
     /// A message when the stored settings or game do not replay.
     pub fn restore(
         hub: Arc<Hub>,
         record: &TableRecord,
-        live: Option<&parlor_store::StoredGame>,
+        last: Option<&parlor_store::StoredGame>,
         me: mpsc::WeakSender<Cmd>,
     ) -> Result<Table, String> {
         let settings: Settings = serde_json::from_str(&record.settings).map_err(|e| e.to_string())?;
@@ -460,7 +461,7 @@ impl Table {
             hub,
             me,
         };
-        if let Some(stored) = live {
+        if let Some(stored) = last {
             table.game = Some(table.restore_game(stored, now)?);
         }
         Ok(table)
@@ -469,9 +470,13 @@ impl Table {
     fn restore_game(&mut self, stored: &parlor_store::StoredGame, now: Instant) -> Result<Live, String> {
         let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|e| e.to_string())?;
         let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).map_err(|e| e.to_string())?;
-        for (seat, occupant) in self.seats.iter_mut().zip(occupants) {
-            seat.away_since = occupant.player_id.as_ref().map(|_| now);
-            seat.occupant = occupant;
+        // A live game's seats are its players'; after a game is over the table's own (stored with its settings)
+        // are newer: a player may have stood up since.
+        if stored.game.status == game_status::LIVE {
+            for (seat, occupant) in self.seats.iter_mut().zip(occupants) {
+                seat.away_since = occupant.player_id.as_ref().map(|_| now);
+                seat.occupant = occupant;
+            }
         }
         // Moves and events interleave by ply: an event stored at ply n happened after n moves.
         let mut steps = Vec::new();
@@ -508,7 +513,7 @@ impl Table {
             steps,
             draw_offer: None,
             event_seq: stored.events.iter().map(|e| e.seq).max().unwrap_or(0),
-            aborted: false,
+            aborted: stored.game.status == game_status::ABORTED,
             thinking: None,
             ratings: Vec::new(),
         };
@@ -573,7 +578,10 @@ impl Table {
     pub async fn run(mut self, mut inbox: mpsc::Receiver<Cmd>) {
         self.load_chat().await;
         self.publish_lobby();
-        self.maybe_start().await;
+        // A table restored with a finished game waits for a rematch, as it did before the restart.
+        if self.game.is_none() {
+            self.maybe_start().await;
+        }
         self.maybe_cpu();
         let shutdown = self.hub.shutdown.clone();
         loop {

@@ -450,6 +450,51 @@ async fn resign_draw_abort_and_rematch() {
 }
 
 #[tokio::test]
+async fn a_restarted_server_shows_a_finished_game_over_and_starts_none_by_itself() {
+    let server = Server::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    // One game ends on the board (fool's mate), one by an event (resignation).
+    let mated = two_player_game(&mut a, &mut b, chess(json!({}))).await;
+    for (ply, wire) in ["f2f3", "e7e5", "g2g4", "d8h4"].iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut a } else { &mut b };
+        assert_eq!(mover.play(&mated, ply as u32, wire).await["t"], "ack");
+    }
+    a.event("ended").await;
+    let resigned = two_player_game(&mut a, &mut b, chess(json!({}))).await;
+    assert_eq!(a.play(&resigned, 0, "e2e4").await["t"], "ack");
+    b.send(json!({"t": "resign", "table": resigned})).await;
+    a.until("resigned", |v| {
+        v["t"] == "event" && v["event"]["e"] == "ended" && v["table"] == resigned
+    })
+    .await;
+    let (dir, database) = server.stop().await;
+    let server = Server::start_on(dir, database, |_| {}).await;
+    let mut a = Client::connect(server.addr, a.cookie.as_deref()).await;
+    let mut b = Client::connect(server.addr, b.cookie.as_deref()).await;
+    for (table, moves, reason, winner) in [(&mated, 4, "checkmate", 1), (&resigned, 1, "resignation", 0)] {
+        a.send(json!({"t": "open", "table": table})).await;
+        let state = a.expect("table").await;
+        let game = &state["state"]["game"];
+        assert_eq!(game["moves"].as_array().unwrap().len(), moves, "{state}");
+        assert_eq!(game["outcome"]["reason"], reason, "{state}");
+        assert_eq!(game["outcome"]["winner"], winner, "{state}");
+        assert!(game["turn"].is_null(), "{state}");
+        assert!(game["legal"].as_array().unwrap().is_empty(), "{state}");
+    }
+    // The next game starts when both ask for it, as before the restart, with the colours swapped.
+    b.send(json!({"t": "open", "table": mated})).await;
+    b.expect("table").await;
+    a.send(json!({"t": "rematch", "table": mated})).await;
+    b.send(json!({"t": "rematch", "table": mated})).await;
+    let started = a.event("started").await;
+    assert_eq!(started["event"]["game"]["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(started["event"]["game"]["turn"], 1);
+    assert_eq!(b.play(&mated, 0, "e2e4").await["t"], "ack");
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_cpu_seat_plays_its_moves() {
     let server = Server::start().await;
     let mut a = server.client().await;

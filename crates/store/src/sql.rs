@@ -441,12 +441,12 @@ impl Db {
         }))
     }
 
-    pub(crate) async fn live_game_of_table(&self, table_id: &str) -> Result<Option<StoredGame>, StoreError> {
+    pub(crate) async fn last_game_of_table(&self, table_id: &str) -> Result<Option<StoredGame>, StoreError> {
         if has_nul(&[table_id]) {
             return Ok(None);
         }
         let id: Option<String> = sqlx::query_scalar(
-            "SELECT id FROM games WHERE table_id = $1 AND status = 'live' ORDER BY created_ms DESC, id DESC LIMIT 1",
+            "SELECT id FROM games WHERE table_id = $1 ORDER BY created_ms DESC, id DESC LIMIT 1",
         )
         .bind(table_id)
         .fetch_optional(&self.read)

@@ -112,8 +112,9 @@ pub trait Store: Send + Sync + 'static {
     /// One game with its moves and events.
     fn game(&self, id: &str) -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
 
-    /// The live game at a table, if any, with its moves and events: what a node taking the table over resumes.
-    fn live_game_of_table(
+    /// The newest game at a table, live or over, with its moves and events: what a node taking the table over
+    /// resumes (a live game goes on; a finished one is shown with its result, and waits for a rematch).
+    fn last_game_of_table(
         &self,
         table_id: &str,
     ) -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
@@ -301,12 +302,12 @@ macro_rules! delegate_store {
             {
                 self.db().game(id)
             }
-            fn live_game_of_table(
+            fn last_game_of_table(
                 &self,
                 table_id: &str,
             ) -> impl ::std::future::Future<Output = Result<Option<$crate::StoredGame>, $crate::StoreError>> + Send
             {
-                self.db().live_game_of_table(table_id)
+                self.db().last_game_of_table(table_id)
             }
             fn games_of_player(
                 &self,

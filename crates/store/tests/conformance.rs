@@ -129,7 +129,7 @@ conformance!(
     bad_seats_and_nul_text_are_refused_alike,
     games_of_a_player_are_indexed_newest_first,
     live_games_come_back_after_a_restart,
-    finished_games_are_not_live,
+    finished_games_are_not_live_but_stay_the_tables_last,
     ratings_change_atomically_with_the_finish,
     chat_keeps_the_newest_lines_in_order,
     relations_are_set_and_cleared,
@@ -707,7 +707,7 @@ async fn live_games_come_back_after_a_restart(db: &mut TestDb) {
     assert_eq!(live[1], db.store.game("g2").await.unwrap().unwrap());
 }
 
-async fn finished_games_are_not_live(db: &mut TestDb) {
+async fn finished_games_are_not_live_but_stay_the_tables_last(db: &mut TestDb) {
     table_with_game(db, "t1", "g1").await;
     let s = &db.store;
     s.commit(&[Write::CreateGame(game("g2", "t1", "[]", 6_000))])
@@ -750,6 +750,20 @@ async fn finished_games_are_not_live(db: &mut TestDb) {
         game_status::ABORTED
     );
     assert_eq!(s.table("t1").await.unwrap().unwrap().updated_ms, 9_000);
+    // The table's last game is the newest, whatever its status, with its moves: a restart shows it over.
+    let last = s.last_game_of_table("t1").await.unwrap().unwrap();
+    assert_eq!(last.game.id, "g2");
+    assert_eq!(last.game.status, game_status::ABORTED);
+    s.commit(&[Write::CreateGame(game("g3", "t1", "[]", 10_000))])
+        .await
+        .unwrap();
+    s.commit(&[Write::Move(mv("g3", 0)), Write::Move(mv("g3", 1))])
+        .await
+        .unwrap();
+    let last = s.last_game_of_table("t1").await.unwrap().unwrap();
+    assert_eq!(last.game.id, "g3");
+    assert_eq!(last.game.status, game_status::LIVE);
+    assert_eq!(last.moves.iter().map(|m| m.ply).collect::<Vec<_>>(), [0, 1]);
 }
 
 fn rating(player: &str, pool: &str, value: f64, games: i32) -> Rating {
@@ -1217,14 +1231,14 @@ async fn a_fence_refuses_the_former_owner(db: &mut TestDb) {
     db.store.commit(&[fence(7)]).await.unwrap();
     let refused = db.store.commit(&[fenced(5), Write::Move(mv("g1", 1))]).await;
     assert!(matches!(refused, Err(StoreError::Fenced(_))), "{refused:?}");
-    let live = db.store.live_game_of_table("t1").await.unwrap().unwrap();
+    let live = db.store.last_game_of_table("t1").await.unwrap().unwrap();
     assert_eq!(live.game.id, "g1");
     assert_eq!(live.moves.len(), 1);
     db.store
         .commit(&[fenced(7), Write::Move(mv("g1", 1))])
         .await
         .unwrap();
-    let live = db.store.live_game_of_table("t1").await.unwrap().unwrap();
+    let live = db.store.last_game_of_table("t1").await.unwrap().unwrap();
     assert_eq!(live.moves.iter().map(|m| m.ply).collect::<Vec<_>>(), [0, 1]);
     // No such table: nothing to fence, and no live game.
     let missing = db
@@ -1235,7 +1249,7 @@ async fn a_fence_refuses_the_former_owner(db: &mut TestDb) {
         }])
         .await;
     assert!(matches!(missing, Err(StoreError::Fenced(_))));
-    assert!(db.store.live_game_of_table("nope").await.unwrap().is_none());
+    assert!(db.store.last_game_of_table("nope").await.unwrap().is_none());
 }
 
 /// The former owner keeps committing moves while a new owner fences the table and reads it: every commit the
@@ -1279,7 +1293,7 @@ async fn no_write_of_the_former_owner_lands_after_the_fence(db: &mut TestDb) {
         }])
         .await
         .unwrap();
-    let read = store.live_game_of_table("t1").await.unwrap().unwrap().moves.len();
+    let read = store.last_game_of_table("t1").await.unwrap().unwrap().moves.len();
     let acknowledged = old.await.unwrap();
     assert!(acknowledged > 0, "the former owner never wrote");
     assert_eq!(
