@@ -20,7 +20,7 @@ use crate::params::{self, LevelParams, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, score_from_tt, score_to_tt};
 use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
-    CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _, Role, Square,
+    Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _, Role, Square,
 };
 
 /// Pieces (colour and role) times squares: the index of a move by what moves and where to.
@@ -659,11 +659,24 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
+            // Futility and late-move pruning of quiet moves near the leaves (not of checks). Whether a move
+            // checks is found without playing it, so a pruned move costs no copy of the position.
+            if quiet
+                && !in_check
+                && !pv_node
+                && best > -MATE_BOUND
+                && ((depth <= params::FUTILITY_MAX_DEPTH
+                    && eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha)
+                    || (depth <= params::LMP_MAX_DEPTH && quiets.len() >= lmp_count))
+                && gives_check(pos, m) == Some(false)
+            {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
             if quiet && !in_check && !gives_check && !pv_node && best > -MATE_BOUND {
-                // Futility and late-move pruning of quiet moves near the leaves.
+                // A castling move the test above could not judge.
                 if depth <= params::FUTILITY_MAX_DEPTH
                     && eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha
                 {
@@ -966,6 +979,38 @@ fn move_index(pos: &Chess, m: Move) -> usize {
     (colour * 6 + m.role() as usize - 1) * 64 + m.to() as usize
 }
 
+/// Whether `m` (legal in `pos`) gives check, found from the board without playing it: a direct check by the piece
+/// on its new square, or a discovered one by a slider the move uncovers. `None` for castling and en passant,
+/// which the caller plays to find out.
+#[inline]
+fn gives_check(pos: &Chess, m: Move) -> Option<bool> {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(!us)?;
+    let occupied = (board.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let piece = Piece {
+        color: us,
+        role: promotion.unwrap_or(role),
+    };
+    if shakmaty::attacks::attacks(to, piece, occupied).contains(king) {
+        return Some(true);
+    }
+    let ours = board.by_color(us) & !Bitboard::from_square(from);
+    let straight = shakmaty::attacks::rook_attacks(king, occupied) & board.rooks_and_queens();
+    let diagonal = shakmaty::attacks::bishop_attacks(king, occupied) & board.bishops_and_queens();
+    Some(((straight | diagonal) & ours).any())
+}
+
 /// Whether the side to move has a piece besides pawns and king (null move is unsafe in pawn endings).
 fn has_pieces(pos: &Chess) -> bool {
     let board = pos.board();
@@ -976,6 +1021,35 @@ fn has_pieces(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_check_found_without_playing_is_the_check_the_move_gives() {
+        let mut rng = crate::rng::Rng::new(5);
+        let (mut judged, mut checks) = (0, 0);
+        for _ in 0..200 {
+            let mut pos = Chess::default();
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    if let Some(check) = gives_check(&pos, m) {
+                        assert_eq!(check, child.is_check(), "{:?} {m:?}", pos.board());
+                        judged += 1;
+                        checks += usize::from(check);
+                    }
+                }
+                pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(
+            judged > 100_000 && checks > 2_000,
+            "{judged} moves, {checks} checks"
+        );
+    }
 
     #[test]
     fn incremental_hash_equals_hash_from_scratch() {
