@@ -179,6 +179,8 @@ pub(crate) struct Search<'a> {
     barrier: usize,
     level: LevelParams,
     lmr: Vec<[i32; 64]>,
+    /// The network's first-layer sums at each ply of the current line (kept only when the level uses it).
+    acc: Vec<nn::Accumulator>,
 }
 
 impl<'a> Search<'a> {
@@ -211,17 +213,33 @@ impl<'a> Search<'a> {
             barrier: 0,
             level,
             lmr,
+            acc: Vec::new(),
         }
     }
 
-    /// The static evaluation: the hand-written one, corrected by the network if the level uses it.
+    /// The static evaluation of `pos` at `ply`: the hand-written one, corrected by the network if the level uses
+    /// it (from the sums kept for the ply).
     #[inline]
-    fn evaluate(&self, pos: &Chess) -> i32 {
+    fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
         let base = eval::evaluate(pos);
         if self.level.network {
-            base + nn::correction(pos).clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
+            let c = nn::correction_of(&self.acc[ply], pos.turn());
+            debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
+            base + c.clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
         } else {
             base
+        }
+    }
+
+    /// Keeps the network's sums of the position after `m` in `pos` (at `ply`) for the next ply; `None` for a
+    /// null move.
+    #[inline]
+    fn keep_sums(&mut self, ply: usize, pos: &Chess, m: Option<Move>) {
+        if self.level.network {
+            self.acc[ply + 1] = match m {
+                Some(m) => nn::update(&self.acc[ply], pos, m),
+                None => self.acc[ply],
+            };
         }
     }
 
@@ -241,10 +259,13 @@ impl<'a> Search<'a> {
         mut report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.history.age();
+        if self.level.network {
+            self.acc = vec![nn::accumulate(root); MAX_PLY + 2];
+        }
         self.evals[0] = if root.is_check() {
             NO_EVAL
         } else {
-            self.evaluate(root)
+            self.evaluate(root, 0)
         };
         let mut order: Vec<(Move, i32)> = moves.iter().copied().zip(noise.iter().copied()).collect();
         // Start from the table's move when it has one.
@@ -328,6 +349,7 @@ impl<'a> Search<'a> {
             let (m, noise) = order[i];
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.keep_sums(0, pos, Some(m));
             let check = child.is_check();
             let new_depth = depth - 1 + i32::from(check);
             self.keys.push(hash_after(pos, key, m, &child));
@@ -496,7 +518,7 @@ impl<'a> Search<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.is_check();
         let key = self.keys.last().copied().unwrap_or(0);
@@ -522,7 +544,7 @@ impl<'a> Search<'a> {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval)
         };
         let static_eval = if in_check {
             NO_EVAL
@@ -572,6 +594,7 @@ impl<'a> Search<'a> {
                     self.keys.push(hash_after_null(pos, key));
                     self.barrier = self.keys.len() - 1;
                     self.played[ply] = None;
+                    self.keep_sums(ply, pos, None);
                     let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                     self.keys.pop();
                     self.barrier = saved;
@@ -718,6 +741,7 @@ impl<'a> Search<'a> {
             }
             let extension = if singular > 0 { 1 } else { check + singular };
             let new_depth = depth - 1 + extension;
+            self.keep_sums(ply, pos, Some(m));
             self.keys.push(hash_after(pos, key, m, &child));
             self.played[ply] = Some(move_index(pos, m));
             let mut score;
@@ -830,7 +854,7 @@ impl<'a> Search<'a> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 || !self.level.quiescence || (in_check && qdepth > 6) {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let key = self.keys.last().copied().unwrap_or(0);
         let entry = self.tt.probe(key);
@@ -857,7 +881,7 @@ impl<'a> Search<'a> {
             if moves.is_empty() {
                 return params::DRAW; // stalemate
             }
-            static_eval = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            static_eval = entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, static_eval);
             if corrected >= beta {
                 return corrected;
@@ -898,6 +922,7 @@ impl<'a> Search<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.keep_sums(ply, pos, Some(m));
             self.keys.push(hash_after(pos, key, m, &child));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
             self.keys.pop();
@@ -1112,10 +1137,11 @@ mod tests {
                     ..hard
                 },
             );
-            assert_eq!(off.evaluate(&pos), base);
-            let on = Search::new(&tt, &mut history, timer(), Vec::new(), with);
+            assert_eq!(off.evaluate(&pos, 0), base);
+            let mut on = Search::new(&tt, &mut history, timer(), Vec::new(), with);
+            on.acc = vec![nn::accumulate(&pos)];
             assert_eq!(
-                on.evaluate(&pos),
+                on.evaluate(&pos, 0),
                 base + c.clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
             );
             corrected += usize::from(c != 0);
