@@ -57,7 +57,7 @@ pub struct LevelParams {
 
 /// The network's correction of the evaluation is kept within +-this (cp): it is trained on quiet positions of
 /// games, and the search also reaches positions unlike any of them.
-pub const NETWORK_MAX: i32 = 80;
+pub const NETWORK_MAX: i32 = 300;
 
 /// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
 pub const CHESS_HARD_THREADS: usize = 2;
@@ -88,7 +88,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
             quiescence: true,
             time_permille: 1000,
             threads: CHESS_HARD_THREADS,
-            network: false,
+            network: true,
         },
     }
 }

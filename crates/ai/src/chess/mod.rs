@@ -1,7 +1,7 @@
 //! The chess CPU player: reads a [`Request`], searches, answers a [`Choice`] in UCI notation.
 //!
 //! - [`eval`]: the evaluation (tapered piece-square tables and a few positional terms).
-//! - [`nn`]: a small network that can correct the evaluation (no level uses it yet).
+//! - [`nn`]: a small network that corrects the evaluation of the hard level.
 //! - [`see`]: static exchange evaluation.
 //! - [`search`]: iterative deepening, PVS, quiescence.
 //! - `table`: the lock-free transposition table the threads of a hard search share.

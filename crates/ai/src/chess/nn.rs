@@ -1,6 +1,5 @@
 //! A small neural network that corrects the hand-written evaluation ([`super::eval::evaluate`]) in the search of
-//! a level whose [`crate::params::LevelParams::network`] is set. No level sets it yet: the network trained so far
-//! did not play better (the figures are in docs/ai.md).
+//! a level whose [`crate::params::LevelParams::network`] is set: hard (the figures are in docs/ai.md).
 //!
 //! It is the simplest network of the NNUE family (Yu Nasu, 2018; the "768" input layout of most engines since):
 //! one input per piece kind and square (768 in all) seen from the side to move, one hidden layer of
@@ -9,9 +8,9 @@
 //! untrained or zero network leaves the evaluation as it was.
 //!
 //! The weights are trained by [`train`] (`cargo run --release -p parlor-ai --example nn`), quantised to integers
-//! and embedded in the binary from `nn.bin`. Trained longer than a few epochs it learns the games it saw rather
-//! than chess (the error on positions of other games rises again), and the search reaches positions unlike any
-//! it was trained on; so training stops early and the search keeps the correction within
+//! and embedded in the binary from `nn.bin`. On a few hundred thousand positions it learnt the games it saw rather
+//! than chess; on millions (`examples/datagen.rs`) the error on positions of other games still falls after ten
+//! epochs. The search reaches positions unlike any it was trained on, so it keeps the correction within
 //! [`crate::params::NETWORK_MAX`]. The search keeps the first layer's sums of each position of its line
 //! ([`Accumulator`]) and updates them move by move ([`Net::update`]: two to four rows per point of view instead
 //! of about thirty), which took the network's cost in speed from about 18% of the nodes per second to about 8%.
