@@ -1047,13 +1047,18 @@ fn has_pieces(pos: &Chess) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_check_found_without_playing_is_the_check_the_move_gives() {
-        let mut rng = crate::rng::Rng::new(5);
-        let (mut judged, mut checks) = (0, 0);
-        for _ in 0..200 {
+    /// Calls `f(position, move, position after it)` for every legal move of every position of `games` random
+    /// games of at most `plies` plies.
+    fn every_move_of_random_games(
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut f: impl FnMut(&Chess, Move, &Chess),
+    ) {
+        let mut rng = crate::rng::Rng::new(seed);
+        for _ in 0..games {
             let mut pos = Chess::default();
-            for _ in 0..160 {
+            for _ in 0..plies {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -1061,15 +1066,23 @@ mod tests {
                 for &m in &moves {
                     let mut child = pos.clone();
                     child.play_unchecked(m);
-                    if let Some(check) = gives_check(&pos, m) {
-                        assert_eq!(check, child.is_check(), "{:?} {m:?}", pos.board());
-                        judged += 1;
-                        checks += usize::from(check);
-                    }
+                    f(&pos, m, &child);
                 }
                 pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
             }
         }
+    }
+
+    #[test]
+    fn a_check_found_without_playing_is_the_check_the_move_gives() {
+        let (mut judged, mut checks) = (0, 0);
+        every_move_of_random_games(5, 200, 160, |pos, m, child| {
+            if let Some(check) = gives_check(pos, m) {
+                assert_eq!(check, child.is_check(), "{:?} {m:?}", pos.board());
+                judged += 1;
+                checks += usize::from(check);
+            }
+        });
         assert!(
             judged > 100_000 && checks > 2_000,
             "{judged} moves, {checks} checks"
@@ -1078,29 +1091,11 @@ mod tests {
 
     #[test]
     fn incremental_hash_equals_hash_from_scratch() {
-        let mut rng = crate::rng::Rng::new(11);
         let mut checked = 0;
-        for _ in 0..60 {
-            let mut pos = Chess::default();
-            let mut key = hash(&pos);
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for &m in &moves {
-                    let mut child = pos.clone();
-                    child.play_unchecked(m);
-                    assert_eq!(hash_after(&pos, key, m, &child), hash(&child), "{m:?}");
-                    checked += 1;
-                }
-                let m = moves[rng.below(moves.len() as u64) as usize];
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                key = hash_after(&pos, key, m, &child);
-                pos = child;
-            }
-        }
+        every_move_of_random_games(11, 60, 120, |pos, m, child| {
+            assert_eq!(hash_after(pos, hash(pos), m, child), hash(child), "{m:?}");
+            checked += 1;
+        });
         assert!(checked > 50_000, "{checked}");
     }
 
