@@ -128,7 +128,8 @@ struct MatchArgs {
     /// Games at once (default: the number of cores divided by the threads of the busier player).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Seed for the opening choice.
+    /// Seed of the players' randomness (a level's noise, the random mover); the openings are played in the
+    /// file's order whatever the seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// A game that reaches this many plies is adjudicated a draw.
