@@ -683,31 +683,23 @@ impl<'a> Search<'a> {
                 }
             }
             // Futility and late-move pruning of quiet moves near the leaves (not of checks). Whether a move
-            // checks is found without playing it, so a pruned move costs no copy of the position.
-            if quiet
+            // checks is found from the board where it can be, so most pruned moves cost no copy of the position;
+            // castling is played first.
+            let prunable = quiet
                 && !in_check
                 && !pv_node
                 && best > -MATE_BOUND
                 && ((depth <= params::FUTILITY_MAX_DEPTH
                     && eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha)
-                    || (depth <= params::LMP_MAX_DEPTH && quiets.len() >= lmp_count))
-                && gives_check(pos, m) == Some(false)
-            {
+                    || (depth <= params::LMP_MAX_DEPTH && quiets.len() >= lmp_count));
+            if prunable && gives_check(pos, m) == Some(false) {
                 continue;
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
-            if quiet && !in_check && !gives_check && !pv_node && best > -MATE_BOUND {
-                // A castling move the test above could not judge.
-                if depth <= params::FUTILITY_MAX_DEPTH
-                    && eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha
-                {
-                    continue;
-                }
-                if depth <= params::LMP_MAX_DEPTH && quiets.len() >= lmp_count {
-                    continue;
-                }
+            if prunable && !gives_check {
+                continue;
             }
             let check = i32::from(gives_check && ply < params::CHECK_EXTENSION_MAX_PLY);
             let mut singular = 0;
