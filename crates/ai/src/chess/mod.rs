@@ -1,5 +1,6 @@
 //! The chess CPU player: reads a [`Request`], searches, answers a [`Choice`] in UCI notation.
 //!
+//! - `changes`: what a move changes on the board, piece by piece.
 //! - [`eval`]: the evaluation (tapered piece-square tables and a few positional terms).
 //! - [`nn`]: a small network that corrects the evaluation of the hard level.
 //! - [`see`]: static exchange evaluation.
@@ -7,6 +8,7 @@
 //! - `table`: the lock-free transposition table the threads of a hard search share.
 //! - [`tune`]: Texel tuning of the piece-square tables from self-play.
 
+mod changes;
 pub mod eval;
 pub mod nn;
 pub(crate) mod search;

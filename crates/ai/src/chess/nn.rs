@@ -15,8 +15,9 @@
 //! ([`Accumulator`]) and updates them move by move ([`Net::update`]: two to four rows per point of view instead
 //! of about thirty), which took the network's cost in speed from about 18% of the nodes per second to about 8%.
 
+use super::changes::for_each_change;
 use crate::rng::Rng;
-use shakmaty::{CastlingSide, Chess, Color, Move, Position as _, Role, Square};
+use shakmaty::{Chess, Color, Move, Position as _, Role, Square};
 use std::sync::LazyLock;
 
 /// Inputs: (ours or theirs) x role x square, the board flipped when Black is to move.
@@ -174,61 +175,25 @@ impl Net {
     /// The sums after `m` is played in `pos`, from the sums of `pos`: the rows of the pieces that move, are
     /// taken or promote, out and in (two to four per point of view instead of about thirty).
     pub fn update(&self, acc: &Accumulator, pos: &Chess, m: Move) -> Accumulator {
-        let us = pos.turn();
         let mut next = *acc;
-        let mut change = |color: Color, role: Role, from: Option<Square>, to: Option<Square>| {
+        let incremental = for_each_change(pos, m, |piece, square, put| {
             for view in [Color::White, Color::Black] {
+                let row = input(view, piece.color, piece.role, square);
                 let sums = &mut next.views[view as usize];
-                if let Some(from) = from {
-                    self.sub(sums, input(view, color, role, from));
-                }
-                if let Some(to) = to {
-                    self.add(sums, input(view, color, role, to));
-                }
-            }
-        };
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                if let Some(taken) = capture {
-                    change(!us, taken, Some(to), None);
-                }
-                match promotion {
-                    Some(p) => {
-                        change(us, role, Some(from), None);
-                        change(us, p, None, Some(to));
-                    }
-                    None => change(us, role, Some(from), Some(to)),
+                if put {
+                    self.add(sums, row);
+                } else {
+                    self.sub(sums, row);
                 }
             }
-            Move::EnPassant { from, to } => {
-                change(
-                    !us,
-                    Role::Pawn,
-                    Some(Square::from_coords(to.file(), from.rank())),
-                    None,
-                );
-                change(us, Role::Pawn, Some(from), Some(to));
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_queen_side(rook < king);
-                change(us, Role::King, Some(king), None);
-                change(us, Role::Rook, Some(rook), None);
-                change(us, Role::King, None, Some(side.king_to(us)));
-                change(us, Role::Rook, None, Some(side.rook_to(us)));
-            }
-            Move::Put { .. } => {
-                let mut after = pos.clone();
-                after.play_unchecked(m);
-                return self.accumulate(&after);
-            }
+        });
+        if incremental {
+            next
+        } else {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            self.accumulate(&after)
         }
-        next
     }
 
     /// The correction, in centipawns for the side to move, from the sums of the position.

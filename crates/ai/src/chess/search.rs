@@ -11,6 +11,7 @@
 //! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small. The hash is kept from move to
 //! move ([`hash_after`]) rather than computed from the whole board at every node.
 
+use super::changes::for_each_change;
 use super::eval;
 use super::nn;
 use super::see::see_ge;
@@ -20,7 +21,7 @@ use crate::params::{self, LevelParams, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, score_from_tt, score_to_tt};
 use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _, Role, Square,
+    Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _, Role,
 };
 
 /// Pieces (colour and role) times squares: the index of a move by what moves and where to.
@@ -83,43 +84,16 @@ pub(crate) fn hash(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-#[inline]
-fn piece_key(square: Square, color: Color, role: Role) -> u64 {
-    Zobrist64::zobrist_for_piece(square, Piece { color, role }).0
-}
-
 /// The hash of `child`, the position after `m` in `pos` whose hash is `key`, from the pieces, rights and en
 /// passant file the move changes (the same value as [`hash`] of `child`, at a fraction of the cost).
 #[inline]
 pub(crate) fn hash_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
-    let us = pos.turn();
     let mut h = key ^ Zobrist64::zobrist_for_white_turn().0;
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            h ^= piece_key(from, us, role) ^ piece_key(to, us, promotion.unwrap_or(role));
-            if let Some(c) = capture {
-                h ^= piece_key(to, !us, c);
-            }
-        }
-        Move::EnPassant { from, to } => {
-            h ^= piece_key(from, us, Role::Pawn)
-                ^ piece_key(to, us, Role::Pawn)
-                ^ piece_key(Square::from_coords(to.file(), from.rank()), !us, Role::Pawn);
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(king < rook);
-            h ^= piece_key(king, us, Role::King)
-                ^ piece_key(side.king_to(us), us, Role::King)
-                ^ piece_key(rook, us, Role::Rook)
-                ^ piece_key(side.rook_to(us), us, Role::Rook);
-        }
-        Move::Put { .. } => return hash(child),
+    let incremental = for_each_change(pos, m, |piece, square, _| {
+        h ^= Zobrist64::zobrist_for_piece(square, piece).0;
+    });
+    if !incremental {
+        return hash(child);
     }
     let (before, after) = (pos.castles(), child.castles());
     if before.castling_rights() != after.castling_rights() {
