@@ -128,8 +128,8 @@ struct MatchArgs {
     /// Games at once (default: the number of cores divided by the threads of the busier player).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Seed of the players' randomness (a level's noise, the random mover); the openings are played in the
-    /// file's order whatever the seed.
+    /// Seed of the players' randomness (a level's noise, the random mover) and, for chess, of where the
+    /// openings start: seed n starts where a match of as many games with seed n - 1 stopped.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// A game that reaches this many plies is adjudicated a draw.

@@ -461,6 +461,16 @@ fn play_chess_game(
     Ok((score, reason, moves))
 }
 
+/// The opening of game `index` of a match of `games` games with `seed`, among `count` openings: each opening is
+/// played twice (colours swapped), in the file's order, and seed `n` starts where a match with seed `n - 1`
+/// stopped, so that consecutive seeds are new samples of the openings rather than repeats of the first ones.
+fn opening_of(seed: u64, games: usize, index: usize, count: usize) -> usize {
+    let count = count.max(1) as u64;
+    let pairs = games.div_ceil(2) as u64 % count;
+    let first = (seed.saturating_sub(1) % count) * pairs % count;
+    ((first + (index / 2) as u64 % count) % count) as usize
+}
+
 /// Plays a match, calling `progress` after each game, and returns the games in order.
 ///
 /// # Errors
@@ -497,7 +507,7 @@ pub fn run_match(
                 if index >= cfg.games {
                     break;
                 }
-                let opening = &openings[(index / 2) % openings.len()];
+                let opening = &openings[opening_of(cfg.seed, cfg.games, index, openings.len())];
                 let a_first = index % 2 == 0;
                 let result = if a_first {
                     play_chess_game(a.as_mut(), b.as_mut(), opening, &cfg)
@@ -667,6 +677,23 @@ mod tests {
     fn openings_are_legal() {
         let openings = chess_openings(CHESS_OPENINGS).unwrap();
         assert!(openings.len() >= 20);
+    }
+
+    #[test]
+    fn consecutive_seeds_continue_through_the_openings() {
+        // Seed 1 keeps the file's order (the figures of earlier sessions), both colours per opening.
+        let first: Vec<usize> = (0..6).map(|i| opening_of(1, 40, i, 30)).collect();
+        assert_eq!(first, [0, 0, 1, 1, 2, 2]);
+        // Seeds 1, 2 and 3 of 40 games play each of 30 openings twice with each colour.
+        let mut played = [0; 30];
+        for seed in 1..=3 {
+            for index in 0..40 {
+                played[opening_of(seed, 40, index, 30)] += 1;
+            }
+        }
+        assert_eq!(played, [4; 30]);
+        assert_eq!(opening_of(2, 40, 0, 30), 20);
+        assert!(opening_of(u64::MAX, usize::MAX, usize::MAX, 30) < 30);
     }
 
     #[test]
