@@ -523,8 +523,17 @@ impl Cluster {
                 continue;
             }
             // Not taken: still leased by the dead node (its lease lapses a moment after its heartbeat), or taken
-            // by another node, or closed. Only the first is tried again next round.
-            let still_theirs = matches!(self.owner_fresh(&table).await, Ok(Some(n)) if n == node);
+            // by another node, or closed. Only the first is tried again next round. A lease that lapsed between
+            // the try and this look leaves the table free: try once more now, since once the table leaves the dead
+            // node's set no round comes back for it.
+            let still_theirs = match self.owner_fresh(&table).await {
+                Ok(Some(n)) => n == node,
+                Ok(None) => {
+                    self.take_over(hub, &table).await;
+                    false
+                }
+                Err(_) => false,
+            };
             if !still_theirs {
                 let _: Result<(), _> = redis.srem(self.owned_key(node), &table).await;
             }
