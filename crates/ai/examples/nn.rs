@@ -1,19 +1,27 @@
 //! Trains the network that can correct the chess evaluation (`crates/ai/src/chess/nn.rs`).
 //!
-//! `cargo run --release -p parlor-ai --example nn -- samples.txt [epochs] [threads] [out.bin] [batch] [decay]`
+//! `cargo run --release -p parlor-ai --example nn -- samples.txt[,more.txt...] [epochs] [threads] [out.bin] [batch]
+//! [decay]`
 //!
-//! `samples.txt` holds `fen;expected score for White` lines labelled by a teacher: the file the tuner writes with
-//! `PARLOR_TUNE_SAMPLES` (see `examples/tune.rs`). Every tenth run of 1000 positions (whole games) is held out;
-//! the error on them is printed for the evaluation alone and after each epoch. The network is written to
+//! A samples file holds `fen;expected score for White` lines labelled by a teacher: what `examples/datagen.rs`
+//! writes, or the tuner with `PARLOR_TUNE_SAMPLES` (see `examples/tune.rs`). Several files, separated by commas,
+//! are trained on together. In each, every tenth run of 1000 positions (whole games) is held out; the error on
+//! them is printed, file by file, for the evaluation alone and after each epoch. The network is written to
 //! `out.bin` (default `nn.bin`).
+//!
+//! `PARLOR_NN_JUDGE=a.bin[,b.bin...]` first prints the held-out error, file by file, of networks already trained,
+//! as the engine uses them (quantised, the correction kept within `NETWORK_MAX`), so that a new network can be
+//! compared with the built-in one on the same positions; with 0 epochs it stops there.
 
-use parlor_ai::chess::nn::{self, Example, Trainer};
+use parlor_ai::chess::nn::{self, Example, Net, Trainer};
+use parlor_ai::params::NETWORK_MAX;
+use shakmaty::Chess;
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(path) = args.first() else {
-        eprintln!("usage: nn samples.txt [epochs] [threads] [out.bin] [batch] [decay]");
+    let Some(paths) = args.first() else {
+        eprintln!("usage: nn samples.txt[,more.txt...] [epochs] [threads] [out.bin] [batch] [decay]");
         std::process::exit(2);
     };
     let epochs = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8);
@@ -22,24 +30,45 @@ fn main() {
     let batch = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(4096);
     let decay = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(0.0);
     let start = Instant::now();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("{path}: {e}");
-            std::process::exit(1);
+    let mut train = Vec::new();
+    let mut held: Vec<(String, Vec<Example>)> = Vec::new();
+    let judge: Vec<String> = std::env::var("PARLOR_NN_JUDGE")
+        .map(|v| v.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
+    // The held-out positions themselves, for judging networks already trained.
+    let mut held_positions: Vec<Vec<Chess>> = Vec::new();
+    for path in paths.split(',') {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(1);
+            }
+        };
+        let (mut out, mut positions) = (Vec::new(), Vec::new());
+        let examples = text.lines().filter_map(|l| Some((l, Example::from_line(l)?)));
+        for (i, (line, e)) in examples.enumerate() {
+            // Whole runs of 1000 positions (about fifteen games) are held out, so that the held-out error
+            // measures positions of games the network never saw.
+            if (i / 1000) % 10 == 0 {
+                if !judge.is_empty() {
+                    let fen = line.split_once(';').map_or("", |(f, _)| f);
+                    positions.extend(parlor_chess::Position::from_fen(fen).ok().map(|p| p.0));
+                }
+                out.push(e)
+            } else {
+                train.push(e)
+            }
         }
-    };
-    let all: Vec<Example> = text.lines().filter_map(Example::from_line).collect();
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for (i, e) in all.into_iter().enumerate() {
-        // Whole runs of 1000 positions (about fifteen games) are held out, so that the held-out error measures
-        // positions of games the network never saw.
-        if (i / 1000) % 10 == 0 {
-            held.push(e)
-        } else {
-            train.push(e)
-        }
+        held.push((path.to_owned(), out));
+        held_positions.push(positions);
     }
+    let held_errors = |net: &Trainer, base: bool| {
+        held.iter()
+            .map(|(path, h)| format!("{path} {:.5}", net.error(h, base)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     // The logistic scale that fits the hand-written evaluation best.
     let mut k = 0.0;
     let mut best = f64::INFINITY;
@@ -51,12 +80,44 @@ fn main() {
             k = t.k;
         }
     }
+    for path in &judge {
+        let net = match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| Net::from_bytes(&b).map_err(|e| e.to_string()))
+        {
+            Ok(net) => net,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(1);
+            }
+        };
+        let errors: Vec<String> = held
+            .iter()
+            .zip(&held_positions)
+            .map(|((file, examples), positions)| {
+                let sum: f64 = examples
+                    .iter()
+                    .zip(positions)
+                    .map(|(e, pos)| {
+                        let c = net.correction(pos).clamp(-NETWORK_MAX, NETWORK_MAX);
+                        let p = 1.0 / (1.0 + (-f64::from(k) * (f64::from(e.base()) + f64::from(c))).exp());
+                        (p - f64::from(e.target())).powi(2)
+                    })
+                    .sum();
+                format!("{file} {:.5}", sum / examples.len().max(1) as f64)
+            })
+            .collect();
+        eprintln!("{path} held out: {}", errors.join(", "));
+    }
+    if epochs == 0 && !judge.is_empty() {
+        return;
+    }
     let mut net = Trainer::new(k, 2026);
     eprintln!(
-        "{} positions, {} held out, k {k:.4}; evaluation alone: error {best:.5}, held out {:.5} ({:.0?})",
+        "{} positions, {} held out, k {k:.4}; evaluation alone: error {best:.5}, held out {} ({:.0?})",
         train.len(),
-        held.len(),
-        net.error(&held, true),
+        held.iter().map(|(_, h)| h.len()).sum::<usize>(),
+        held_errors(&net, true),
         start.elapsed()
     );
     nn::train(
@@ -68,10 +129,10 @@ fn main() {
         decay,
         |epoch, net, train| {
             eprintln!(
-                "epoch {}: error {:.5}, held out {:.5} ({:.0?})",
+                "epoch {}: error {:.5}, held out {} ({:.0?})",
                 epoch + 1,
                 net.error(train, false),
-                net.error(&held, false),
+                held_errors(net, false),
                 start.elapsed()
             );
         },

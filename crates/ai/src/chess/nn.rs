@@ -279,6 +279,16 @@ pub struct Example {
 }
 
 impl Example {
+    /// The hand-written evaluation, in centipawns for the side to move.
+    pub fn base(&self) -> f32 {
+        self.base
+    }
+
+    /// The teacher's expected score for the side to move, 0 to 1.
+    pub fn target(&self) -> f32 {
+        self.target
+    }
+
     /// An example from a `fen;expected score for White` line (the format of [`super::tune::to_text`]).
     pub fn from_line(line: &str) -> Option<Example> {
         let (fen, result) = line.split_once(';')?;
