@@ -10,8 +10,9 @@
 //! The weights are trained by [`train`] (`cargo run --release -p parlor-ai --example nn`), quantised to integers
 //! and embedded in the binary from `nn.bin`. On a few hundred thousand positions it learnt the games it saw rather
 //! than chess; on millions (`examples/datagen.rs`) the error on positions of other games still falls after ten
-//! epochs. The search reaches positions unlike any it was trained on, so it keeps the correction within
-//! [`crate::params::NETWORK_MAX`]. The search keeps the first layer's sums of each position of its line
+//! epochs. The search reaches positions unlike any a good player would, so the built-in network is also trained
+//! on side lines of the teacher's games, one or two random moves off them (`datagen`'s `side`), and the search
+//! keeps the correction within [`crate::params::NETWORK_MAX`]. The search keeps the first layer's sums of each position of its line
 //! ([`Accumulator`]) and updates them move by move ([`Net::update`]: two to four rows per point of view instead
 //! of about thirty), which took the network's cost in speed from about 18% of the nodes per second to about 8%.
 
