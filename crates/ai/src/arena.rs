@@ -87,7 +87,9 @@ impl PlayerSpec {
     /// Threads this player searches with in `game` (an external engine counts as one).
     pub fn threads(&self, game: GameKind) -> usize {
         match (self, game) {
-            (PlayerSpec::Level(l), GameKind::Chess) => crate::params::chess_level(*l).threads,
+            (PlayerSpec::Level(l), GameKind::Chess) => {
+                crate::params::chess_level(*l).threads.min(crate::chess::cores())
+            }
             _ => 1,
         }
     }

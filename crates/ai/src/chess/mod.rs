@@ -255,10 +255,18 @@ impl ChessEngine {
     }
 }
 
-/// The machine's cores, asked once (on Linux the answer reads cgroup files).
-fn cores() -> usize {
+/// The threads one search may use: the machine's cores (on Linux the answer reads cgroup files), or fewer if
+/// `PARLOR_CPU_THREADS` says so (a self-hoster sharing the machine; two one-thread matches at once). Asked once.
+pub(crate) fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    *CORES.get_or_init(|| {
+        let machine = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::env::var("PARLOR_CPU_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .map_or(machine, |n| n.min(machine))
+    })
 }
 
 /// The legal move after which the evaluation is best for the mover (one ply, no search). `moves` is not empty.
