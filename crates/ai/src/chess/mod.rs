@@ -188,6 +188,7 @@ impl ChessEngine {
                 let (keys, moves, noise) = (root.keys.clone(), &moves, &noise);
                 scope.spawn(move || {
                     let mut helper = Search::new(tt, h, timer, keys, lp);
+                    helper.skip_odd_depths = true;
                     helper.run(&root.pos, moves, noise, |_, _| {});
                 });
             }

@@ -155,6 +155,9 @@ pub(crate) struct Search<'a> {
     lmr: Vec<[i32; 64]>,
     /// The network's first-layer sums at each ply of the current line (kept only when the level uses it).
     acc: Vec<nn::Accumulator>,
+    /// A helper thread of a lazy SMP search searches only even depths (after the first), so that it is a ply
+    /// ahead of the main thread half the time instead of walking the same nodes at the same moment.
+    pub(crate) skip_odd_depths: bool,
 }
 
 impl<'a> Search<'a> {
@@ -188,6 +191,7 @@ impl<'a> Search<'a> {
             level,
             lmr,
             acc: Vec::new(),
+            skip_odd_depths: false,
         }
     }
 
@@ -255,6 +259,9 @@ impl<'a> Search<'a> {
         for depth in 1..=max_depth {
             if depth > 1 && !self.timer.may_start_iteration(depth as u32) {
                 break;
+            }
+            if self.skip_odd_depths && depth > 1 && depth % 2 == 1 {
+                continue;
             }
             let mut window = params::ASPIRATION_WINDOW;
             let (mut alpha, mut beta) = match &best {
@@ -1114,5 +1121,35 @@ mod tests {
             pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
         }
         assert!(corrected > 150, "{corrected}");
+    }
+    /// A lazy SMP helper iterates over the even depths only (after the first); the main thread over every depth.
+    #[test]
+    fn a_helper_skips_the_odd_depths() {
+        let tt = SharedTt::new(1 << 16);
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let noise = vec![0; moves.len()];
+        let level = params::chess_level(crate::request::Level::Hard);
+        for helper in [false, true] {
+            let mut history = History::default();
+            let budget = crate::clock::Budget::new(&crate::request::Limit::Depth(6), 1000);
+            let mut search = Search::new(
+                &tt,
+                &mut history,
+                Timer::start(budget, stop.clone()),
+                vec![hash(&pos)],
+                level,
+            );
+            search.skip_odd_depths = helper;
+            let mut depths = Vec::new();
+            search.run(&pos, &moves, &noise, |it, _| depths.push(it.depth));
+            let expected: &[i32] = if helper {
+                &[1, 2, 4, 6]
+            } else {
+                &[1, 2, 3, 4, 5, 6]
+            };
+            assert_eq!(depths, expected, "helper: {helper}");
+        }
     }
 }
