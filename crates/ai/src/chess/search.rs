@@ -2,10 +2,10 @@
 //! alpha-beta) with a transposition table, null-move pruning, reverse futility and futility pruning, late-move
 //! pruning and reductions, static-exchange pruning, internal iterative reduction, check and singular extensions,
 //! a static evaluation corrected by a pawn-structure correction history (and by a small network, `nn.rs`, where a
-//! level asks for it: none does yet), killer, counter-move, history and continuation-history move ordering (the
+//! level asks for it: hard does), killer, counter-move, history and continuation-history move ordering (the
 //! table's move first, before the others are scored), and a quiescence search of captures filtered by static
 //! exchange evaluation. Mates score by distance; repetitions and the fifty-move rule score as draws. Several
-//! threads may run it on one shared table (lazy SMP, see `mod.rs`).
+//! threads may run it on one shared table (lazy SMP, see `mod.rs`; a helper searches only even depths).
 //!
 //! Every technique here is textbook (see the Chess Programming Wiki pages of the same names); the numbers are in
 //! `params.rs`. Positions are copied, not unmade: shakmaty's positions are small. The hash is kept from move to
@@ -1122,6 +1122,7 @@ mod tests {
         }
         assert!(corrected > 150, "{corrected}");
     }
+
     /// A lazy SMP helper iterates over the even depths only (after the first); the main thread over every depth.
     #[test]
     fn a_helper_skips_the_odd_depths() {
