@@ -192,6 +192,6 @@ mod tests {
     #[test]
     fn movetime_keeps_a_little_back() {
         let b = Budget::new(&Limit::MoveTime(Duration::from_millis(100)), 1000);
-        assert_eq!(b.hard, Some(Duration::from_millis(95)));
+        assert_eq!(b.hard, Some(Duration::from_millis(98)));
     }
 }

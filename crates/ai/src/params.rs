@@ -13,7 +13,7 @@ use std::time::Duration;
 /// Time kept back from every budget for the server, the network and the unwinding of the search.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
 /// With a fixed time per move, the part of it kept back (at most [`MOVE_OVERHEAD`]), in 1/1000.
-pub const MOVETIME_OVERHEAD_PERMILLE: u32 = 50;
+pub const MOVETIME_OVERHEAD_PERMILLE: u32 = 20;
 /// Without `moves_to_go`, the clock is spread as if this many moves remained.
 pub const MOVES_HORIZON: u32 = 30;
 /// Part of the increment added to each move's share, in 1/1000.
@@ -180,6 +180,8 @@ pub const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
 pub const LMR_DIVISOR: f64 = 2.25;
 
+/// Moves picked one at a time (selection sort) at a node before the rest of its moves are sorted at once.
+pub const ORDER_SELECTION_PICKS: usize = 3;
 /// Quiescence: captures whose static exchange loses material are skipped.
 pub const QS_SEE_MARGIN: i32 = 0;
 /// Delta pruning in quiescence: a capture that cannot lift the score within this of alpha is skipped, cp.

@@ -183,22 +183,73 @@ impl ChessEngine {
         let helpers_stop = Arc::new(AtomicBool::new(false));
         let (tt, history, helpers) = (&self.tt, &mut self.history, &mut self.helpers);
         std::thread::scope(|scope| {
-            for h in helpers.iter_mut().take(threads - 1) {
-                let timer = timer.with_stop(Arc::clone(&helpers_stop));
-                let (keys, moves, noise) = (root.keys.clone(), &moves, &noise);
-                scope.spawn(move || {
-                    let mut helper = Search::new(tt, h, timer, keys, lp);
-                    helper.skip_odd_depths = true;
-                    helper.run(&root.pos, moves, noise, |_, _| {});
-                });
-            }
-            let result = Self::main_search(tt, history, root, limit, timer, lp, &moves, &noise, report);
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .take(threads - 1)
+                .map(|h| {
+                    let timer = timer.with_stop(Arc::clone(&helpers_stop));
+                    let (keys, moves, noise) = (root.keys.clone(), &moves, &noise);
+                    scope.spawn(move || {
+                        let mut helper = Search::new(tt, h, timer, keys, lp);
+                        helper.skip_odd_depths = true;
+                        let best = helper.run(&root.pos, moves, noise, |_, _| {});
+                        (best, helper.nodes)
+                    })
+                })
+                .collect();
+            let mut result = Self::main_search(tt, history, root, limit, timer, lp, &moves, &noise, report);
             helpers_stop.store(true, Ordering::Relaxed);
+            // A helper that completed a deeper iteration than the main thread (it searches only even depths, so
+            // it is often a ply ahead) has the better move.
+            for handle in running {
+                let (Ok(choice), Ok((best, nodes))) = (&mut result, handle.join()) else {
+                    continue;
+                };
+                choice.nodes += nodes;
+                if let Some(it) = best
+                    && it.depth > choice.depth as i32
+                {
+                    let deeper =
+                        Self::to_choice(root, it.depth, it.score, &it.pv, choice.nodes, choice.elapsed);
+                    if !deeper.wire.is_empty() {
+                        *choice = deeper;
+                    }
+                }
+            }
             result
         })
     }
 
-    /// The main thread of a search: its iterations are reported and its result is the answer.
+    /// A search's finding as the answer: the line in wire notation, as far as it is legal.
+    fn to_choice(
+        root: &Root,
+        depth: i32,
+        score: i32,
+        pv: &[Move],
+        nodes: u64,
+        elapsed: std::time::Duration,
+    ) -> Choice {
+        let mut line = Vec::with_capacity(pv.len());
+        let mut pos = root.pos.clone();
+        for &m in pv {
+            if !pos.is_legal(m) {
+                break;
+            }
+            line.push(uci(m).to_string());
+            pos.play_unchecked(m);
+        }
+        Choice {
+            wire: line.first().cloned().unwrap_or_default(),
+            score: Score::from_internal(score),
+            depth: depth.max(0) as u32,
+            nodes,
+            elapsed,
+            pv: line,
+        }
+    }
+
+    /// The main thread of a search: its iterations are reported and its result is the answer, unless a helper
+    /// got deeper.
     #[allow(clippy::too_many_arguments)]
     fn main_search(
         tt: &SharedTt,
@@ -212,24 +263,8 @@ impl ChessEngine {
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
         let mut search = Search::new(tt, history, timer, root.keys.clone(), lp);
-        let to_choice = |depth: i32, score: i32, pv: &[Move], nodes: u64, elapsed| {
-            let mut line = Vec::with_capacity(pv.len());
-            let mut pos = root.pos.clone();
-            for &m in pv {
-                if !pos.is_legal(m) {
-                    break;
-                }
-                line.push(uci(m).to_string());
-                pos.play_unchecked(m);
-            }
-            Choice {
-                wire: line.first().cloned().unwrap_or_default(),
-                score: Score::from_internal(score),
-                depth: depth.max(0) as u32,
-                nodes,
-                elapsed,
-                pv: line,
-            }
+        let to_choice = |depth, score, pv: &[Move], nodes, elapsed| {
+            Self::to_choice(root, depth, score, pv, nodes, elapsed)
         };
         let start = std::time::Instant::now();
         let best = search.run(&root.pos, moves, noise, |it, nodes| {

@@ -627,24 +627,36 @@ impl<'a> Search<'a> {
         } else {
             (params::LMP_BASE + (depth * depth) as usize) / 2
         };
+        let mut sorted = false;
         for i in 0..scored.len() {
             if i == unscored {
                 for s in &mut scored[i..] {
                     s.1 = self.order_score(pos, s.0, ply, counter, earlier);
                 }
             }
+            if !sorted && i >= unscored + params::ORDER_SELECTION_PICKS {
+                // A node that did not cut off after the first few moves usually searches them all: the
+                // remaining captures' exchanges are looked at now and the rest is sorted once.
+                for s in &mut scored[i..] {
+                    verify_capture(pos, s);
+                }
+                scored[i..].sort_by_key(|s| std::cmp::Reverse(s.1));
+                sorted = true;
+            }
             // Selection sort: the best remaining move next (most nodes cut off after one or two moves); a
             // capture that loses material goes back among the bad captures.
-            loop {
-                let mut top = i;
-                for j in i + 1..scored.len() {
-                    if scored[j].1 > scored[top].1 {
-                        top = j;
+            if !sorted {
+                loop {
+                    let mut top = i;
+                    for j in i + 1..scored.len() {
+                        if scored[j].1 > scored[top].1 {
+                            top = j;
+                        }
                     }
-                }
-                scored.swap(i, top);
-                if verify_capture(pos, &mut scored[i]) {
-                    break;
+                    scored.swap(i, top);
+                    if verify_capture(pos, &mut scored[i]) {
+                        break;
+                    }
                 }
             }
             let (m, order) = scored[i];
