@@ -253,6 +253,8 @@ struct BenchPerftArgs {
 }
 
 fn main() -> Result<()> {
+    // Every CPU search reads this cap; a mistyped value would otherwise be ignored without a word.
+    parlor_ai::chess::cpu_threads_setting()?;
     // No subcommand means `serve` with its flags' defaults and environment variables.
     let command = Cli::parse()
         .command

@@ -292,17 +292,44 @@ impl ChessEngine {
 }
 
 /// The threads one search may use: the machine's cores (on Linux the answer reads cgroup files), or fewer if
-/// `PARLOR_CPU_THREADS` says so (a self-hoster sharing the machine; two one-thread matches at once). Asked once.
+/// `PARLOR_CPU_THREADS` says so (a self-hoster sharing the machine; two one-thread matches at once). Asked once;
+/// a value that is not a positive number is ignored here (`parlor` refuses to start with one, see
+/// [`cpu_threads_setting`]).
 pub(crate) fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| {
         let machine = std::thread::available_parallelism().map_or(1, |n| n.get());
-        std::env::var("PARLOR_CPU_THREADS")
+        cpu_threads_setting()
             .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|&n| n > 0)
+            .flatten()
             .map_or(machine, |n| n.min(machine))
     })
+}
+
+/// `PARLOR_CPU_THREADS` is set to something other than a positive whole number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("PARLOR_CPU_THREADS must be a whole number of threads, 1 or more (it is {0:?})")]
+pub struct BadCpuThreads(pub String);
+
+/// The cap on a search's threads that `PARLOR_CPU_THREADS` sets, if it is set.
+pub fn cpu_threads_setting() -> Result<Option<usize>, BadCpuThreads> {
+    match std::env::var("PARLOR_CPU_THREADS") {
+        Ok(value) => parse_cpu_threads(&value).map(Some),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(value)) => {
+            Err(BadCpuThreads(value.to_string_lossy().into_owned()))
+        }
+    }
+}
+
+/// A number of threads as `PARLOR_CPU_THREADS` gives it: a whole number, 1 or more (spaces around are allowed).
+pub fn parse_cpu_threads(value: &str) -> Result<usize, BadCpuThreads> {
+    value
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| BadCpuThreads(value.to_owned()))
 }
 
 /// The legal move after which the evaluation is best for the mover (one ply, no search). `moves` is not empty.
@@ -329,6 +356,24 @@ mod tests {
     use super::*;
     use parlor_game::GameKind;
     use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn cpu_threads_must_be_a_positive_whole_number() {
+        assert_eq!(parse_cpu_threads("1"), Ok(1));
+        assert_eq!(parse_cpu_threads(" 4 "), Ok(4));
+        for bad in ["", "0", "-1", "two", "1.5", "2 threads"] {
+            assert_eq!(
+                parse_cpu_threads(bad),
+                Err(BadCpuThreads(bad.to_owned())),
+                "{bad:?}"
+            );
+        }
+        let message = BadCpuThreads("two".to_owned()).to_string();
+        assert!(
+            message.contains("PARLOR_CPU_THREADS") && message.contains("\"two\""),
+            "{message}"
+        );
+    }
 
     fn best(fen: &str, depth: u32) -> Choice {
         let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Depth(depth));
