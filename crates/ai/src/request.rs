@@ -177,6 +177,21 @@ pub struct Choice {
     pub pv: Vec<String>,
 }
 
+impl Choice {
+    /// The answer of a search: its line in wire notation (empty when no move of it was legal), the depth of the
+    /// iteration that found it (a negative depth counts as 0), its score, the nodes and the time it took.
+    pub fn from_line(pv: Vec<String>, depth: i32, score: Score, nodes: u64, elapsed: Duration) -> Choice {
+        Choice {
+            wire: pv.first().cloned().unwrap_or_default(),
+            score,
+            depth: depth.max(0) as u32,
+            nodes,
+            elapsed,
+            pv,
+        }
+    }
+}
+
 /// Why no move could be chosen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AiError {

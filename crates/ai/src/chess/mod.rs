@@ -238,14 +238,7 @@ impl ChessEngine {
             line.push(uci(m).to_string());
             pos.play_unchecked(m);
         }
-        Choice {
-            wire: line.first().cloned().unwrap_or_default(),
-            score: Score::from_internal(score),
-            depth: depth.max(0) as u32,
-            nodes,
-            elapsed,
-            pv: line,
-        }
+        Choice::from_line(line, depth, Score::from_internal(score), nodes, elapsed)
     }
 
     /// The main thread of a search: its iterations are reported and its result is the answer, unless a helper

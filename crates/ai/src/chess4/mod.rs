@@ -126,15 +126,13 @@ impl Chess4Engine {
         let root_seat = pos.turn();
         let mut search = Search::new(&mut self.tt, &mut self.history, timer, lp, root_seat);
         let to_choice = |depth: i32, score: i32, m: Move, nodes: u64, elapsed| {
-            let wire = pos.move_notation(m);
-            Choice {
-                wire: wire.clone(),
-                score: Score::Cp(score),
-                depth: depth.max(0) as u32,
+            Choice::from_line(
+                vec![pos.move_notation(m)],
+                depth,
+                Score::Cp(score),
                 nodes,
                 elapsed,
-                pv: vec![wire],
-            }
+            )
         };
         let start = Instant::now();
         let best = search.run(pos, &moves, &noise, |it, nodes| {

@@ -160,14 +160,7 @@ impl DraughtsEngine {
                 line.push(pos.move_notation(m));
                 pos.play_unchecked(m);
             }
-            Choice {
-                wire: line.first().cloned().unwrap_or_default(),
-                score: Score::from_internal(score),
-                depth: depth.max(0) as u32,
-                nodes,
-                elapsed,
-                pv: line,
-            }
+            Choice::from_line(line, depth, Score::from_internal(score), nodes, elapsed)
         };
         let start = Instant::now();
         let best = search.run(&root.pos, &moves, &noise, |it, nodes| {
