@@ -12,6 +12,10 @@
 //! `PARLOR_NN_JUDGE=a.bin[,b.bin...]` first prints the held-out error, file by file, of networks already trained,
 //! as the engine uses them (quantised, the correction kept within `NETWORK_MAX`), so that a new network can be
 //! compared with the built-in one on the same positions; with 0 epochs it stops there.
+//!
+//! `PARLOR_NN_START=a.bin` trains on from that network instead of from a fresh one (fine-tuning: the positions
+//! it learnt from before stay in its weights, and each session's fresh positions add to them), and
+//! `PARLOR_NN_LR` sets the first learning rate (default `nn::LEARNING_RATE`; less for fine-tuning).
 
 use parlor_ai::chess::nn::{self, Example, Net, Trainer};
 use parlor_ai::params::NETWORK_MAX;
@@ -81,10 +85,7 @@ fn main() {
         }
     }
     for path in &judge {
-        let net = match std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|b| Net::from_bytes(&b).map_err(|e| e.to_string()))
-        {
+        let net = match read_net(path) {
             Ok(net) => net,
             Err(e) => {
                 eprintln!("{path}: {e}");
@@ -112,21 +113,48 @@ fn main() {
     if epochs == 0 && !judge.is_empty() {
         return;
     }
-    let mut net = Trainer::new(k, 2026);
+    let mut net = match std::env::var("PARLOR_NN_START") {
+        Ok(path) => match read_net(&path) {
+            Ok(start) => Trainer::from_net(&start, k),
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(1);
+            }
+        },
+        Err(_) => Trainer::new(k, 2026),
+    };
+    let lr = match std::env::var("PARLOR_NN_LR").map(|v| v.parse::<f32>()) {
+        Err(_) => nn::LEARNING_RATE,
+        Ok(Ok(lr)) if lr > 0.0 => lr,
+        Ok(_) => {
+            eprintln!("PARLOR_NN_LR must be a positive number");
+            std::process::exit(2);
+        }
+    };
     eprintln!(
-        "{} positions, {} held out, k {k:.4}; evaluation alone: error {best:.5}, held out {} ({:.0?})",
+        "{} positions, {} held out, k {k:.4}, learning rate {lr}; evaluation alone: error {best:.5}, held out {} ({:.0?})",
         train.len(),
         held.iter().map(|(_, h)| h.len()).sum::<usize>(),
         held_errors(&net, true),
         start.elapsed()
     );
+    if std::env::var_os("PARLOR_NN_START").is_some() {
+        eprintln!(
+            "start: error {:.5}, held out {}",
+            net.error(&train, false),
+            held_errors(&net, false)
+        );
+    }
     nn::train(
         &mut net,
         &mut train,
-        epochs,
-        batch,
-        threads,
-        decay,
+        nn::TrainOptions {
+            epochs,
+            batch,
+            threads,
+            lr,
+            decay,
+        },
         |epoch, net, train| {
             eprintln!(
                 "epoch {}: error {:.5}, held out {} ({:.0?})",
@@ -143,4 +171,10 @@ fn main() {
         std::process::exit(1);
     }
     eprintln!("wrote {out}");
+}
+
+/// A network file, or why it cannot be read.
+fn read_net(path: &str) -> Result<Net, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    Net::from_bytes(&bytes).map_err(|e| e.to_string())
 }

@@ -342,6 +342,20 @@ impl Trainer {
         }
     }
 
+    /// A network that starts from a trained one, as the engine reads it (the quantised weights, back in floating
+    /// point), for the scale `k`: training goes on from where that network is, so that what it learnt from
+    /// earlier positions is kept in the weights and fresh positions add to it.
+    pub fn from_net(net: &Net, k: f32) -> Trainer {
+        let (qa, qb) = (QA as f32, QB as f32);
+        Trainer {
+            weights: net.weights.iter().map(|&w| f32::from(w) / qa).collect(),
+            biases: net.biases.iter().map(|&b| f32::from(b) / qa).collect(),
+            out: net.out.iter().map(|&o| f32::from(o) / qb).collect(),
+            out_bias: net.out_bias as f32 / (qa * qb),
+            k,
+        }
+    }
+
     /// The hidden activations and the corrected evaluation (cp) of an example.
     fn forward(&self, e: &Example, hidden: &mut [f32; HIDDEN]) -> f32 {
         hidden.copy_from_slice(&self.biases);
@@ -437,19 +451,41 @@ impl Trainer {
     }
 }
 
-/// Trains `net` on `examples` for `epochs` by Adam with decoupled weight decay (AdamW: Kingma and Ba, 2015;
-/// Loshchilov and Hutter, 2019) in batches of `batch`, on `threads` threads, with a learning rate that falls
-/// tenfold over the run. Each step shrinks every weight by `decay` times the learning rate, which keeps weights
-/// that few positions support small. `report` is called after each epoch, with the network and the examples.
+/// The first learning rate of a network trained from scratch.
+pub const LEARNING_RATE: f32 = 0.002;
+
+/// How [`train`] trains.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainOptions {
+    /// Passes over the examples.
+    pub epochs: usize,
+    /// Examples per step.
+    pub batch: usize,
+    /// Threads computing a step's gradient.
+    pub threads: usize,
+    /// The first learning rate ([`LEARNING_RATE`] from scratch, less to fine-tune a trained network); it falls
+    /// tenfold over the run.
+    pub lr: f32,
+    /// Each step shrinks every weight by `decay` times the learning rate, which keeps weights that few positions
+    /// support small.
+    pub decay: f32,
+}
+
+/// Trains `net` on `examples` by Adam with decoupled weight decay (AdamW: Kingma and Ba, 2015; Loshchilov and
+/// Hutter, 2019), as `options` say. `report` is called after each epoch, with the network and the examples.
 pub fn train(
     net: &mut Trainer,
     examples: &mut [Example],
-    epochs: usize,
-    batch: usize,
-    threads: usize,
-    decay: f32,
+    options: TrainOptions,
     mut report: impl FnMut(usize, &Trainer, &[Example]),
 ) {
+    let TrainOptions {
+        epochs,
+        batch,
+        threads,
+        lr,
+        decay,
+    } = options;
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut m = vec![0.0f32; PARAMS];
     let mut v = vec![0.0f32; PARAMS];
@@ -462,7 +498,7 @@ pub fn train(
         for i in (1..examples.len()).rev() {
             examples.swap(i, rng.below(i as u64 + 1) as usize);
         }
-        let lr = 0.002 * 0.1f32.powf(epoch as f32 / epochs.max(1) as f32);
+        let lr = lr * 0.1f32.powf(epoch as f32 / epochs.max(1) as f32);
         for chunk in examples.chunks(batch) {
             let share = chunk.len().div_ceil(threads);
             std::thread::scope(|scope| {
@@ -586,6 +622,24 @@ mod tests {
                 (float - int as f32).abs() <= 2.0 + float.abs() / 50.0,
                 "{float} {int}"
             );
+        }
+    }
+
+    #[test]
+    fn a_trainer_started_from_the_built_in_network_computes_what_the_engine_computes() {
+        let net = NET.as_ref().expect("built-in network");
+        let trainer = Trainer::from_net(net, 0.005);
+        assert_eq!(trainer.quantise().to_bytes(), net.to_bytes());
+        for fen in [
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
+            "2r2rk1/pp1bqppp/2n1pn2/3p4/2PP4/1PN1PN2/P2BQPPP/2R2RK1 w - - 0 13",
+            "8/5pk1/6p1/8/3R4/6P1/5PK1/1r6 b - - 0 40",
+        ] {
+            let e = Example::from_line(&format!("{fen};0.5")).expect("example");
+            let mut hidden = [0.0; HIDDEN];
+            let float = trainer.forward(&e, &mut hidden) - e.base;
+            let int = net.correction(&pos(fen));
+            assert!((float - int as f32).abs() <= 1.0, "{fen}: {float} {int}");
         }
     }
 }
