@@ -12,7 +12,9 @@
 //! than chess; on millions (`examples/datagen.rs`) the error on positions of other games still falls after ten
 //! epochs. The search reaches positions unlike any a good player would, so the built-in network is also trained
 //! on side lines of the teacher's games, one or two random moves off them (`datagen`'s `side`), and the search
-//! keeps the correction within [`crate::params::NETWORK_MAX`]. The search keeps the first layer's sums of each position of its line
+//! keeps the correction within [`crate::params::NETWORK_MAX`]. Positions labelled in one session do not outlive
+//! its machine, so the built-in network is trained on from where it is ([`Trainer::from_net`]) with each
+//! session's fresh positions: what it learnt before stays in its weights. The search keeps the first layer's sums of each position of its line
 //! ([`Accumulator`]) and updates them move by move ([`Net::update`]: two to four rows per point of view instead
 //! of about thirty), which took the network's cost in speed from about 18% of the nodes per second to about 8%.
 
