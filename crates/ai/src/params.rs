@@ -53,11 +53,17 @@ pub struct LevelParams {
     pub threads: usize,
     /// Whether the evaluation adds the network's correction (`chess/nn.rs`; chess only).
     pub network: bool,
+    /// Contempt, cp (chess only): a draw counts this much against the side the engine plays for, so it keeps
+    /// playing an equal position rather than repeat it, and gives the opponent the chances to go wrong.
+    pub contempt: i32,
 }
 
 /// The network's correction of the evaluation is kept within +-this (cp): it is trained on quiet positions of
 /// games, and the search also reaches positions unlike any of them.
 pub const NETWORK_MAX: i32 = 300;
+
+/// Contempt of a hard chess search, cp (see [`LevelParams::contempt`]).
+pub const CHESS_HARD_CONTEMPT: i32 = 25;
 
 /// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
 pub const CHESS_HARD_THREADS: usize = 2;
@@ -73,6 +79,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
         Level::Medium => LevelParams {
             max_depth: 5,
@@ -81,6 +88,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
@@ -89,6 +97,7 @@ pub const fn chess_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: CHESS_HARD_THREADS,
             network: true,
+            contempt: CHESS_HARD_CONTEMPT,
         },
     }
 }
@@ -192,7 +201,7 @@ pub const CHECK_EXTENSION_MAX_PLY: usize = 64;
 /// History bonus for a quiet move that caused a cutoff: `depth * depth`, capped here.
 pub const HISTORY_MAX: i32 = 16_000;
 
-/// Draw score (contempt 0: a draw is worth nothing to either side).
+/// Draw score before contempt ([`LevelParams::contempt`]): a draw is worth nothing to either side.
 pub const DRAW: i32 = 0;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -306,6 +315,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
         Level::Medium => LevelParams {
             max_depth: 5,
@@ -314,6 +324,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
@@ -322,6 +333,7 @@ pub const fn draughts_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
     }
 }
@@ -381,6 +393,7 @@ pub const fn chess4_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
         Level::Medium => LevelParams {
             max_depth: 2,
@@ -389,6 +402,7 @@ pub const fn chess4_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
         Level::Hard => LevelParams {
             max_depth: MAX_DEPTH,
@@ -397,6 +411,7 @@ pub const fn chess4_level(level: Level) -> LevelParams {
             time_permille: 1000,
             threads: 1,
             network: false,
+            contempt: 0,
         },
     }
 }

@@ -411,7 +411,8 @@ mod tests {
         let lp = params::chess_level(Level::Hard);
         let mut search = Search::new(&engine.tt, &mut engine.history, timer, root.keys.clone(), lp);
         let it = search.run(&root.pos, &[m], &[0], |_, _| {}).unwrap();
-        assert_eq!(it.score, params::DRAW);
+        // The draw counts the level's contempt against the side to move at the root.
+        assert_eq!(it.score, params::DRAW - lp.contempt);
         // From a fresh start without that history the same position is not a repetition.
         let fresh = Root::new("", &["g1f3", "g8f6", "f3g1"].map(String::from)).unwrap();
         let mut search = Search::new(
@@ -426,6 +427,35 @@ mod tests {
         );
         let it = search.run(&fresh.pos, &[m], &[0], |_, _| {}).unwrap();
         assert_ne!(it.score, params::DRAW);
+        assert_ne!(it.score, params::DRAW - lp.contempt);
+    }
+
+    /// Contempt counts a draw against the side the engine plays for, whichever colour that is, and a level
+    /// without contempt scores it 0.
+    #[test]
+    fn contempt_counts_a_draw_against_the_engine_from_either_side() {
+        // After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6, White's Ng1 repeats the position after the first Ng1.
+        let root = Root::new(
+            "",
+            &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"].map(String::from),
+        )
+        .unwrap();
+        let back: UciMove = "f3g1".parse().unwrap();
+        let m = back.to_move(&root.pos).unwrap();
+        let mut engine = ChessEngine::new();
+        let hard = params::chess_level(Level::Hard);
+        assert!(hard.contempt > 0, "hard plays on rather than draw");
+        for contempt in [hard.contempt, 0] {
+            let lp = params::LevelParams { contempt, ..hard };
+            let timer = Timer::start(
+                Budget::new(&Limit::Depth(3), 1000),
+                Arc::new(AtomicBool::new(false)),
+            );
+            let mut search = Search::new(&engine.tt, &mut engine.history, timer, root.keys.clone(), lp);
+            let it = search.run(&root.pos, &[m], &[0], |_, _| {}).unwrap();
+            assert_eq!(it.score, params::DRAW - contempt);
+            engine.new_game();
+        }
     }
 
     #[test]

@@ -158,6 +158,8 @@ pub(crate) struct Search<'a> {
     /// A helper thread of a lazy SMP search searches only even depths (after the first), so that it is a ply
     /// ahead of the main thread half the time instead of walking the same nodes at the same moment.
     pub(crate) skip_odd_depths: bool,
+    /// The side the search plays for (the side to move at the root): contempt counts draws against it.
+    root_turn: Color,
 }
 
 impl<'a> Search<'a> {
@@ -192,6 +194,18 @@ impl<'a> Search<'a> {
             lmr,
             acc: Vec::new(),
             skip_odd_depths: false,
+            root_turn: Color::White,
+        }
+    }
+
+    /// The score of a draw for the side to move in `pos`: below zero for the side the search plays for when the
+    /// level has contempt, above zero for its opponent.
+    #[inline]
+    fn draw(&self, pos: &Chess) -> i32 {
+        if pos.turn() == self.root_turn {
+            params::DRAW - self.level.contempt
+        } else {
+            params::DRAW + self.level.contempt
         }
     }
 
@@ -237,6 +251,7 @@ impl<'a> Search<'a> {
         mut report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.history.age();
+        self.root_turn = root.turn();
         if self.level.network {
             self.acc = vec![nn::accumulate(root); MAX_PLY + 2];
         }
@@ -490,7 +505,7 @@ impl<'a> Search<'a> {
         }
         let halfmoves = pos.halfmoves();
         if self.is_repetition(halfmoves) || pos.is_insufficient_material() {
-            return params::DRAW;
+            return self.draw(pos);
         }
         // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -598,11 +613,11 @@ impl<'a> Search<'a> {
             return if in_check {
                 -MATE + ply as i32
             } else {
-                params::DRAW
+                self.draw(pos)
             };
         }
         if halfmoves >= 100 {
-            return params::DRAW;
+            return self.draw(pos);
         }
         let earlier = self.earlier(ply);
         let counter = earlier[0].and_then(|e| self.history.counters[e]);
@@ -864,7 +879,7 @@ impl<'a> Search<'a> {
             stand = -params::INFINITY;
         } else {
             if moves.is_empty() {
-                return params::DRAW; // stalemate
+                return self.draw(pos); // stalemate
             }
             static_eval = entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, static_eval);
