@@ -395,8 +395,8 @@ mod tests {
 
     #[test]
     fn knows_repetition_draws() {
-        // After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1, Black's Ng8 repeats the start position: a draw, scored 0, where the
-        // evaluation of the start position would say -TEMPO for Black.
+        // After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1, Black's Ng8 repeats the start position: a draw, scored 0 less
+        // the level's contempt, where the evaluation of the start position would say -TEMPO for Black.
         let root = Root::new(
             "",
             &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"].map(String::from),
@@ -411,7 +411,6 @@ mod tests {
         let lp = params::chess_level(Level::Hard);
         let mut search = Search::new(&engine.tt, &mut engine.history, timer, root.keys.clone(), lp);
         let it = search.run(&root.pos, &[m], &[0], |_, _| {}).unwrap();
-        // The draw counts the level's contempt against the side to move at the root.
         assert_eq!(it.score, params::DRAW - lp.contempt);
         // From a fresh start without that history the same position is not a repetition.
         let fresh = Root::new("", &["g1f3", "g8f6", "f3g1"].map(String::from)).unwrap();
