@@ -160,6 +160,8 @@ pub(crate) struct Search<'a> {
     pub(crate) skip_odd_depths: bool,
     /// The side the search plays for (the side to move at the root): contempt counts draws against it.
     root_turn: Color,
+    /// Mixed into every key the table sees ([`Search::tt_key`]).
+    tt_salt: u64,
 }
 
 impl<'a> Search<'a> {
@@ -195,7 +197,17 @@ impl<'a> Search<'a> {
             acc: Vec::new(),
             skip_odd_depths: false,
             root_turn: Color::White,
+            tt_salt: 0,
         }
+    }
+
+    /// The key of a position in the shared table. Scores and evaluations stored by a search are only valid for
+    /// searches that score alike: one engine's table serves every game of its thread (the server) and every
+    /// level, so a level with the network stores other evaluations than one without, and with contempt a draw
+    /// is scored from the side the search plays for. Those searches use disjoint keys.
+    #[inline]
+    fn tt_key(&self, key: u64) -> u64 {
+        key ^ self.tt_salt
     }
 
     /// The score of a draw for the side to move in `pos`: below zero for the side the search plays for when the
@@ -252,6 +264,7 @@ impl<'a> Search<'a> {
     ) -> Option<Iteration> {
         self.history.age();
         self.root_turn = root.turn();
+        self.tt_salt = salt(&self.level, self.root_turn);
         if self.level.network {
             self.acc = vec![nn::accumulate(root); MAX_PLY + 2];
         }
@@ -264,7 +277,7 @@ impl<'a> Search<'a> {
         // Start from the table's move when it has one.
         let tt_move = self
             .tt
-            .probe(self.keys.last().copied().unwrap_or(0))
+            .probe(self.tt_key(self.keys.last().copied().unwrap_or(0)))
             .and_then(|e| e.mv);
         if let Some(i) = order.iter().position(|(m, _)| table::is(*m, tt_move)) {
             order[..=i].rotate_right(1);
@@ -518,7 +531,7 @@ impl<'a> Search<'a> {
         }
         let in_check = pos.is_check();
         let key = self.keys.last().copied().unwrap_or(0);
-        let entry = self.tt.probe(key);
+        let entry = self.tt.probe(self.tt_key(key));
         let tt_code = entry.and_then(|e| e.mv);
         let excluded = self.excluded[ply];
         if let Some(e) = entry
@@ -808,8 +821,14 @@ impl<'a> Search<'a> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { raw_eval };
-        self.tt
-            .store(key, best_move, score_to_tt(best, ply), stored_eval, depth, bound);
+        self.tt.store(
+            self.tt_key(key),
+            best_move,
+            score_to_tt(best, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
         // A quiet result that disagrees with the static evaluation in the direction its bound allows
         // teaches the correction history.
         if !in_check
@@ -857,7 +876,7 @@ impl<'a> Search<'a> {
             return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let key = self.keys.last().copied().unwrap_or(0);
-        let entry = self.tt.probe(key);
+        let entry = self.tt.probe(self.tt_key(key));
         if let Some(e) = entry {
             let s = score_from_tt(e.score, ply);
             let cut = match e.bound {
@@ -947,10 +966,28 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store_leaf(key, best_move, score_to_tt(best, ply), static_eval, bound);
+        self.tt.store_leaf(
+            self.tt_key(key),
+            best_move,
+            score_to_tt(best, ply),
+            static_eval,
+            bound,
+        );
         best
     }
+}
+
+/// What [`Search::tt_key`] mixes into the keys of a search of `level` playing for `side`: nothing for a level
+/// without the network or contempt (so its keys are the positions' hashes).
+fn salt(level: &LevelParams, side: Color) -> u64 {
+    let mut salt = 0;
+    if level.network {
+        salt ^= 0x9E37_79B9_7F4A_7C15;
+    }
+    if level.contempt != 0 && side == Color::Black {
+        salt ^= 0xD1B5_4A32_D192_ED03;
+    }
+    salt
 }
 
 /// The correction-history slot of a position: side to move and a hash of the pawns.
@@ -1045,6 +1082,7 @@ fn has_pieces(pos: &Chess) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     /// Calls `f(position, move, position after it)` for every legal move of every position of `games` random
@@ -1178,6 +1216,62 @@ mod tests {
                 &[1, 2, 3, 4, 5, 6]
             };
             assert_eq!(depths, expected, "helper: {helper}");
+        }
+    }
+
+    /// One engine's table serves every game and level of its thread: a search finds in it only what searches
+    /// that score alike stored (the same use of the network; with contempt, the same side played for).
+    #[test]
+    fn searches_that_score_differently_do_not_share_table_entries() {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let level = |l| params::chess_level(l);
+        let (easy, medium, hard) = (
+            level(crate::request::Level::Easy),
+            level(crate::request::Level::Medium),
+            level(crate::request::Level::Hard),
+        );
+        let white = Chess::default();
+        // Black to move, seven plies from the start: out of reach of the searches from the start.
+        let black: Chess = "r1bqkbnr/1ppp1ppp/p1n5/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1 4"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        // A search of case i fills a table; a search of case j (its level, playing for the side to move in its
+        // position) then looks for the position after the first move of case i's search. Easy and medium (no
+        // network, no contempt) share their entries whatever the side; hard as White and hard as Black do not.
+        let cases = [
+            (easy, &white),
+            (medium, &white),
+            (hard, &white),
+            (hard, &black),
+            (medium, &black),
+        ];
+        let class = [0, 0, 1, 2, 0];
+        for (i, &(filler, at)) in cases.iter().enumerate() {
+            let tt = SharedTt::new(1 << 16);
+            let mut history = History::default();
+            let budget = crate::clock::Budget::new(&crate::request::Limit::Depth(4), 1000);
+            let keys = vec![hash(at)];
+            let mut search = Search::new(
+                &tt,
+                &mut history,
+                Timer::start(budget, stop.clone()),
+                keys,
+                filler,
+            );
+            let moves = at.legal_moves();
+            search.run(at, &moves, &vec![0; moves.len()], |_, _| {});
+            let mut child = at.clone();
+            child.play_unchecked(moves[0]);
+            for (j, &(reader, side)) in cases.iter().enumerate() {
+                let found = tt.probe(hash(&child) ^ salt(&reader, side.turn())).is_some();
+                assert_eq!(
+                    found,
+                    class[i] == class[j],
+                    "filled by case {i}, read by case {j}"
+                );
+            }
         }
     }
 }
