@@ -10,15 +10,15 @@
 //! `out.bin` (default `nn.bin`).
 //!
 //! `PARLOR_NN_JUDGE=a.bin[,b.bin...]` first prints the held-out error, file by file, of networks already trained,
-//! as the engine uses them (quantised, the correction kept within `NETWORK_MAX`), so that a new network can be
-//! compared with the built-in one on the same positions; with 0 epochs it stops there.
+//! as the engine uses them (quantised, less `NETWORK_TEMPO`, the correction kept within `NETWORK_MAX`), so that a
+//! new network can be compared with the built-in one on the same positions; with 0 epochs it stops there.
 //!
 //! `PARLOR_NN_START=a.bin` trains on from that network instead of from a fresh one (fine-tuning: the positions
 //! it learnt from before stay in its weights, and each session's fresh positions add to them), and
 //! `PARLOR_NN_LR` sets the first learning rate (default `nn::LEARNING_RATE`; less for fine-tuning).
 
 use parlor_ai::chess::nn::{self, Example, Net, Trainer};
-use parlor_ai::params::NETWORK_MAX;
+use parlor_ai::params::{NETWORK_MAX, NETWORK_TEMPO};
 use shakmaty::Chess;
 use std::time::Instant;
 
@@ -100,7 +100,7 @@ fn main() {
                     .iter()
                     .zip(positions)
                     .map(|(e, pos)| {
-                        let c = net.correction(pos).clamp(-NETWORK_MAX, NETWORK_MAX);
+                        let c = (net.correction(pos) - NETWORK_TEMPO).clamp(-NETWORK_MAX, NETWORK_MAX);
                         let p = 1.0 / (1.0 + (-f64::from(k) * (f64::from(e.base()) + f64::from(c))).exp());
                         (p - f64::from(e.target())).powi(2)
                     })

@@ -229,7 +229,7 @@ impl<'a> Search<'a> {
         if self.level.network {
             let c = nn::correction_of(&self.acc[ply], pos.turn());
             debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
-            base + c.clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
+            base + (c - params::NETWORK_TEMPO).clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
         } else {
             base
         }
@@ -1137,7 +1137,8 @@ mod tests {
         assert!(checked > 50_000, "{checked}");
     }
 
-    /// A level that asks for the network gets its correction, kept within `NETWORK_MAX`; the others do not.
+    /// A level that asks for the network gets its correction, less `NETWORK_TEMPO` and kept within `NETWORK_MAX`;
+    /// the others do not.
     #[test]
     fn the_network_corrects_the_evaluation_only_where_the_level_asks() {
         let tt = SharedTt::new(1 << 16);
@@ -1175,7 +1176,7 @@ mod tests {
             on.acc = vec![nn::accumulate(&pos)];
             assert_eq!(
                 on.evaluate(&pos, 0),
-                base + c.clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
+                base + (c - params::NETWORK_TEMPO).clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
             );
             corrected += usize::from(c != 0);
             let moves = pos.legal_moves();
