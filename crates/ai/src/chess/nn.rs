@@ -673,7 +673,8 @@ mod tests {
                 continue;
             };
             let (a, b) = (correction(&p), correction(&other));
-            sum += i64::from(a.clamp(-300, 300) + b.clamp(-300, 300));
+            let max = crate::params::NETWORK_MAX;
+            sum += i64::from(a.clamp(-max, max) + b.clamp(-max, max));
             n += 2;
         }
         let tempo = (sum / n.max(1)) as i32;
