@@ -18,8 +18,8 @@
 //! With `mean` (the word), each label is the mean of the teacher's scores at `depth - 1` and `depth`, as its
 //! search printed them on the way: a search to an odd depth favours the side to move (it has the last move
 //! before the quiescence search) and one to an even depth its opponent, and a network learns that bias as if it
-//! were chess (Stockfish at depth 5 gave the side to move about 60 cp on its own games, 120 on side lines). The
-//! mean cancels most of it at the price of the deeper search alone.
+//! were chess (Stockfish at depth 5 gave the side to move about 60 cp on average over its own games; the mean
+//! of depths 5 and 6, 20). The mean cancels most of it at the price of the deeper search alone.
 
 use parlor_ai::chess::tune;
 use parlor_ai::rng::Rng;
