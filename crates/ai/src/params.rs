@@ -126,8 +126,12 @@ pub const CHESS_TT_ENTRIES: usize = 1 << 19;
 /// The smallest chess table (64 KB), what a new engine starts with.
 pub const TT_MIN_ENTRIES: usize = 1 << 12;
 /// Table entries allowed per millisecond of hard budget: filling the table is part of the search's time (about
-/// 1 ms per MB on a loaded machine), so it must stay a small part of the budget: 3000 entries (47 KB) per ms.
-pub const TT_ENTRIES_PER_MS: usize = 3000;
+/// 1 ms per MB on a loaded machine), so it must stay a small part of the budget: 6000 entries (94 KB) per ms
+/// (8 MB from 88 ms; tables never shrink, so a game pays for it once).
+pub const TT_ENTRIES_PER_MS: usize = 6000;
+/// A table entry counts this many plies less, for a new entry that wants its slot, for each search since it
+/// was stored.
+pub const TT_AGE_PENALTY: i32 = 2;
 
 /// First depth searched with an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -172,6 +176,13 @@ pub const SEE_CAPTURE_MARGIN: i32 = 90;
 pub const SEE_QUIET_MARGIN: i32 = 60;
 /// Chess quiet-move history is kept within +-this (gravity: a bonus shrinks as the entry nears the bound).
 pub const CHESS_HISTORY_MAX: i32 = 16_384;
+/// Capture history counts this many times less than the victim's value (times 16) in the order of captures.
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 4;
+/// A cut by a capture moves its capture-history entry by this times (depth + 1) squared, at most
+/// [`CAPTURE_HISTORY_BONUS_MAX`] (and the captures tried before it by as much the other way).
+pub const CAPTURE_HISTORY_BONUS: i32 = 16;
+/// See [`CAPTURE_HISTORY_BONUS`].
+pub const CAPTURE_HISTORY_BONUS_MAX: i32 = 1200;
 /// Late-move reductions shrink by one ply per this much quiet-move history (and grow for negative history).
 pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
 /// Correction history: slots per side to move (a power of two), indexed by a hash of the pawns.

@@ -2,8 +2,8 @@
 //! alpha-beta) with a transposition table, null-move pruning, reverse futility and futility pruning, late-move
 //! pruning and reductions, static-exchange pruning, internal iterative reduction, check and singular extensions,
 //! a static evaluation corrected by a pawn-structure correction history (and by a small network, `nn.rs`, where a
-//! level asks for it: hard does), killer, counter-move, history and continuation-history move ordering (the
-//! table's move first, before the others are scored), and a quiescence search of captures filtered by static
+//! level asks for it: hard does), killer, counter-move, history and continuation-history move ordering, captures
+//! by victim and capture history (the table's move first, before the others are scored), and a quiescence search of captures filtered by static
 //! exchange evaluation. Mates score by distance; repetitions and the fifty-move rule score as draws. Several
 //! threads may run it on one shared table (lazy SMP, see `mod.rs`; a helper searches only even depths).
 //!
@@ -36,6 +36,9 @@ pub(crate) struct History {
     /// `earlier move index * PIECE_SQUARES + move index`. Sixteen bits an entry (gravity keeps every entry
     /// within +-[`params::CHESS_HISTORY_MAX`]): half the memory, so more of the table stays in the cache.
     cont: Vec<i16>,
+    /// Capture history: how often a capture (by what moves where, and what it takes) refuted a position,
+    /// `move index * 6 + captured role` (a queen promotion that takes nothing uses the sixth slot).
+    captures: Vec<i16>,
     /// The quiet move that last refuted a move, by the refuted move's index.
     counters: Vec<Option<Move>>,
     /// Correction history: how far searches found the static evaluation off, by side to move and pawn
@@ -48,6 +51,7 @@ impl Default for History {
         History {
             quiet: vec![0; PIECE_SQUARES],
             cont: vec![0; PIECE_SQUARES * PIECE_SQUARES],
+            captures: vec![0; PIECE_SQUARES * 6],
             counters: vec![None; PIECE_SQUARES],
             correction: vec![0; 2 * params::CORRECTION_ENTRIES],
         }
@@ -59,6 +63,7 @@ impl History {
     pub fn clear(&mut self) {
         self.quiet.iter_mut().for_each(|h| *h = 0);
         self.cont.iter_mut().for_each(|h| *h = 0);
+        self.captures.iter_mut().for_each(|h| *h = 0);
         self.counters.iter_mut().for_each(|c| *c = None);
         self.correction.iter_mut().for_each(|c| *c = 0);
     }
@@ -490,9 +495,14 @@ impl<'a> Search<'a> {
         earlier: [Option<usize>; 2],
     ) -> i32 {
         if m.is_capture() || m.promotion() == Some(Role::Queen) {
-            // Most-valuable victim, least-valuable attacker; the exchange is looked at only if the move's turn
-            // comes ([`verify_capture`]).
-            return UNVERIFIED + mvv_lva(m) + m.promotion().map_or(0, |_| 900);
+            // Most-valuable victim, then capture history, then least-valuable attacker; the exchange is looked
+            // at only if the move's turn comes ([`verify_capture`]), and a losing capture keeps this order
+            // among the bad captures.
+            let history = i32::from(self.history.captures[capture_index(pos, m)]);
+            return UNVERIFIED
+                + mvv_lva(m)
+                + m.promotion().map_or(0, |_| 900)
+                + history / params::CAPTURE_HISTORY_DIVISOR;
         }
         if m.is_promotion() {
             return -20_000_000; // under-promotions last
@@ -664,6 +674,7 @@ impl<'a> Search<'a> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets: MoveList = MoveList::new();
+        let mut captures: MoveList = MoveList::new();
         let lmp_count = if improving {
             params::LMP_BASE + (depth * depth) as usize
         } else {
@@ -800,6 +811,8 @@ impl<'a> Search<'a> {
             searched += 1;
             if quiet {
                 quiets.push(m);
+            } else {
+                captures.push(m);
             }
             if score > best {
                 best = score;
@@ -817,6 +830,7 @@ impl<'a> Search<'a> {
                         if quiet {
                             self.reward_quiet(pos, m, &quiets, depth, ply);
                         }
+                        self.reward_capture(pos, m, &captures, depth);
                         break;
                     }
                 }
@@ -876,6 +890,16 @@ impl<'a> Search<'a> {
             for e in earlier.into_iter().flatten() {
                 nudge16(&mut self.history.cont[e * PIECE_SQUARES + index], delta);
             }
+        }
+    }
+
+    /// After a cut: the capture that made it (if it was one) gains, the captures tried before it lose.
+    fn reward_capture(&mut self, pos: &Chess, m: Move, tried: &[Move], depth: i32) {
+        let bonus = (params::CAPTURE_HISTORY_BONUS * (depth + 1) * (depth + 1))
+            .min(params::CAPTURE_HISTORY_BONUS_MAX);
+        for &c in tried {
+            let delta = if c == m { bonus } else { -bonus };
+            nudge16(&mut self.history.captures[capture_index(pos, c)], delta);
         }
     }
 
@@ -943,7 +967,11 @@ impl<'a> Search<'a> {
             if stand + gain + params::DELTA_MARGIN <= alpha {
                 continue;
             }
-            scored.push((m, gain * 16 - m.role() as i32));
+            let history = i32::from(self.history.captures[capture_index(pos, m)]);
+            scored.push((
+                m,
+                gain * 16 - m.role() as i32 + history / params::CAPTURE_HISTORY_DIVISOR,
+            ));
         }
         scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
         let mut best = stand;
@@ -1043,9 +1071,15 @@ fn verify_capture(pos: &Chess, scored: &mut (Move, i32)) -> bool {
         scored.1 -= UNVERIFIED - GOOD_CAPTURE;
         true
     } else {
-        scored.1 = BAD_CAPTURE + mvv_lva(scored.0);
+        scored.1 += BAD_CAPTURE - UNVERIFIED;
         false
     }
+}
+
+/// The capture-history index of a capture or queen promotion: the move's index and what it takes.
+#[inline]
+fn capture_index(pos: &Chess, m: Move) -> usize {
+    move_index(pos, m) * 6 + m.capture().map_or(5, |r| r as usize - 1)
 }
 
 /// The history index of a move: what moves (colour and role) and where to.

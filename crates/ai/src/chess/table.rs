@@ -5,6 +5,7 @@
 //! by two threads writing at once reads as a miss instead of as a wrong entry (the scheme of Hyatt and Mann,
 //! "A lockless transposition-table implementation for parallel search", ICGA Journal 2002).
 
+use crate::params;
 use crate::tt::Bound;
 use shakmaty::{Move, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -109,6 +110,15 @@ impl SharedTt {
         self.age = (self.age + 1) & 0x3f;
     }
 
+    /// The depth an entry counts for when a new one wants its slot: its own, less
+    /// [`params::TT_AGE_PENALTY`] for each search since it was stored (an older search's entry of depth 8 keeps
+    /// its slot from this search's quiescence for a few moves, and then gives way).
+    #[inline]
+    fn worth(&self, e: &Entry) -> i32 {
+        let searches_ago = i32::from(self.age.wrapping_sub(e.age) & 0x3f);
+        e.depth - params::TT_AGE_PENALTY * searches_ago
+    }
+
     #[inline]
     fn slot(&self, key: u64) -> &Slot {
         &self.slots[key as usize & self.mask]
@@ -123,8 +133,9 @@ impl SharedTt {
         (data != 0 && check ^ data == key).then(|| Entry::unpack(data))
     }
 
-    /// Stores a search result: it replaces the slot's entry if that is of the same position, of an older search,
-    /// not deeper, or if this one is exact. A result without a move keeps the move already stored for the
+    /// Stores a search result: it replaces the slot's entry if that is of the same position, if this one is
+    /// exact, or if it is at least as deep as the old one is worth (its depth less [`params::TT_AGE_PENALTY`] a
+    /// search since it was stored, [`SharedTt::worth`]). A result without a move keeps the move already stored for the
     /// position. Scores and evaluations must fit in 16 bits, depths are clamped to 8.
     #[inline]
     pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
@@ -134,7 +145,7 @@ impl SharedTt {
         let old = (old_data != 0).then(|| Entry::unpack(old_data));
         let replace = match old {
             None => true,
-            Some(o) => old_same || o.age != self.age || depth >= o.depth || bound == Bound::Exact,
+            Some(o) => old_same || depth >= self.worth(&o) || bound == Bound::Exact,
         };
         if !replace {
             return;
@@ -157,13 +168,14 @@ impl SharedTt {
         slot.check.store(key ^ data, Ordering::Relaxed);
     }
 
-    /// Stores a quiescence result (depth 0) only where it destroys nothing of this search's main tree.
+    /// Stores a quiescence result (depth 0) only where it destroys nothing of this search's main tree, nor an
+    /// older search's entry still worth more than depth 0.
     #[inline]
     pub fn store_leaf(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, bound: Bound) {
         let data = self.slot(key).data.load(Ordering::Relaxed);
         let free = data == 0 || {
             let o = Entry::unpack(data);
-            o.age != self.age || o.depth <= 0
+            self.worth(&o) <= 0
         };
         if free {
             self.store(key, mv, score, eval, 0, bound);
@@ -186,6 +198,29 @@ mod tests {
     use super::*;
     use crate::params;
     use shakmaty::{Chess, Position as _};
+
+    #[test]
+    fn an_older_deep_entry_keeps_its_slot_for_a_few_searches() {
+        let mut tt = SharedTt::new(1);
+        let (deep, shallow) = (1u64 << 40, 2u64 << 40); // two keys, one slot
+        tt.store(deep, None, 10, 5, 8, Bound::Lower);
+        // The next search's quiescence and shallow results do not displace it...
+        tt.new_search();
+        tt.store_leaf(shallow, None, 1, 1, Bound::Upper);
+        tt.store(shallow, None, 1, 1, 5, Bound::Upper);
+        assert_eq!(tt.probe(deep).map(|e| e.depth), Some(8));
+        assert!(tt.probe(shallow).is_none());
+        // ...but one as deep as it is worth does (8 less 2 a search)...
+        tt.store(shallow, None, 1, 1, 8 - params::TT_AGE_PENALTY, Bound::Upper);
+        assert!(tt.probe(deep).is_none());
+        // ...and after enough searches even a quiescence result does.
+        tt.store(deep, None, 10, 5, 8, Bound::Lower);
+        for _ in 0..8 / params::TT_AGE_PENALTY {
+            tt.new_search();
+        }
+        tt.store_leaf(shallow, None, 1, 1, Bound::Upper);
+        assert_eq!(tt.probe(shallow).map(|e| e.depth), Some(0));
+    }
 
     #[test]
     fn entries_round_trip_and_keep_their_move() {
