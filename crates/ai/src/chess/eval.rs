@@ -420,16 +420,88 @@ fn attacks_of(board: &Board, color: Color) -> u64 {
 
 /// The evaluation of a position, in centipawns, for the side to move.
 pub fn evaluate(pos: &Chess) -> i32 {
+    evaluate_with(pos, &pawn_entry(pos.board()))
+}
+
+/// The pawn-structure terms of both sides, White minus Black, and the passed pawns of both.
+#[derive(Clone, Copy, Debug, Default)]
+struct PawnEntry {
+    white: u64,
+    black: u64,
+    passed: u64,
+    mg: i32,
+    eg: i32,
+}
+
+fn pawn_entry(board: &Board) -> PawnEntry {
+    let white = (board.pawns() & board.white()).0;
+    let black = (board.pawns() & board.black()).0;
+    let (mut w, mut b) = (Sums::default(), Sums::default());
+    let passed =
+        pawn_terms(white, black, Color::White, &mut w) | pawn_terms(black, white, Color::Black, &mut b);
+    PawnEntry {
+        white,
+        black,
+        passed,
+        mg: w.mg - b.mg,
+        eg: w.eg - b.eg,
+    }
+}
+
+/// Slots of a [`PawnCache`] (32 bytes each, 128 KiB in all): a search meets a few hundred pawn structures a
+/// second, so collisions are rare and the table stays in the second-level cache.
+const PAWN_CACHE_SLOTS: usize = 1 << 12;
+
+/// The pawn-structure terms of the pawn structures met lately, keyed by the pawns themselves: most moves of a
+/// search leave the pawns alone, so [`PawnCache::evaluate`] finds them here instead of computing them again. It
+/// gives exactly what [`evaluate`] gives.
+#[derive(Clone, Debug)]
+pub struct PawnCache {
+    slots: Vec<PawnEntry>,
+}
+
+impl Default for PawnCache {
+    fn default() -> PawnCache {
+        // An empty slot holds the entry of a board without pawns, which is right for that board.
+        PawnCache {
+            slots: vec![PawnEntry::default(); PAWN_CACHE_SLOTS],
+        }
+    }
+}
+
+impl PawnCache {
+    /// [`evaluate`], with the pawn terms from the cache when it has them.
+    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        let board = pos.board();
+        let white = (board.pawns() & board.white()).0;
+        let black = (board.pawns() & board.black()).0;
+        let mix = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        // The top bits of the mix pick the slot (the slot count is a power of two, at least 2).
+        let index = (mix >> (64 - self.slots.len().trailing_zeros())) as usize;
+        let slot = &mut self.slots[index];
+        if slot.white != white || slot.black != black {
+            *slot = pawn_entry(board);
+        }
+        evaluate_with(pos, slot)
+    }
+}
+
+/// The evaluation of `pos`, whose pawn terms are `pawns`.
+#[inline]
+fn evaluate_with(pos: &Chess, pawns: &PawnEntry) -> i32 {
     let board = pos.board();
     let mut phase = 0;
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         phase += PHASE_WEIGHT[role_index(role)] * board.by_role(role).count() as i32;
     }
     let phase = phase.min(PHASE_MAX);
-    let white = side_sums(board, Color::White);
-    let black = side_sums(board, Color::Black);
-    let mg = white.mg - black.mg;
-    let eg = white.eg - black.eg + mopup(board);
+    // Each side's pass computes every square it attacks, which the other side's last terms need.
+    let (mut white, white_open) = side_sums(board, Color::White, pawns.passed & pawns.white);
+    let (mut black, black_open) = side_sums(board, Color::Black, pawns.passed & pawns.black);
+    white_open.close(black_open.attacks, &mut white);
+    black_open.close(white_open.attacks, &mut black);
+    let mg = white.mg - black.mg + pawns.mg;
+    let eg = white.eg - black.eg + pawns.eg + mopup(board);
     let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
     score = scale_drawish(board, score);
     let score = if pos.turn() == Color::White { score } else { -score };
@@ -500,10 +572,12 @@ pub fn tables() -> [([i32; 64], [i32; 64]); 6] {
     out
 }
 
-fn side_sums(board: &Board, us: Color) -> Sums {
+/// One side's material, tables and every other term but the pawn structure's and those [`Open::close`] adds;
+/// `passed` are our passed pawns.
+fn side_sums(board: &Board, us: Color, passed: u64) -> (Sums, Open) {
     let s = side(us);
     let mut sums = Sums::default();
-    side_rest(board, us, &mut sums);
+    let open = side_open(board, us, passed, &mut sums);
     for role in Role::ALL {
         let pieces = board.by_role(role) & board.by_color(us);
         let r = role_index(role);
@@ -511,49 +585,64 @@ fn side_sums(board: &Board, us: Color) -> Sums {
             sums.add(PST[s][r][sq as usize]);
         }
     }
-    sums
+    (sums, open)
 }
 
 /// Every term of one side except material and tables.
-#[inline]
 fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
-    let them = !us;
+    let our_pawns = (board.pawns() & board.by_color(us)).0;
+    let their_pawns = (board.pawns() & board.by_color(!us)).0;
+    let passed = pawn_terms(our_pawns, their_pawns, us, sums);
+    side_open(board, us, passed, sums).close(attacks_of(board, !us), sums);
+}
+
+/// What one side's last terms need besides the squares the other side attacks, which that side's own pass
+/// computes: [`evaluate`] runs both passes, then closes each with the other's attacks.
+struct Open {
+    /// Every square this side attacks.
+    attacks: u64,
+    /// Squares next to our king that none of our pawns defends.
+    king_zone_open: u64,
+    /// Squares from which one of our pieces would check the enemy king, not holding a piece of ours.
+    check_squares: u64,
+    /// Enemy knights, bishops, rooks and queens we attack.
+    attacked_pieces: u64,
+}
+
+impl Open {
+    /// Adds the terms that depend on the squares the enemy attacks (`their_attacks`).
+    #[inline]
+    fn close(&self, their_attacks: u64, sums: &mut impl Sink) {
+        let weak = (self.king_zone_open & their_attacks).count_ones() as i32;
+        if weak > 0 {
+            sums.feature(feature::KING_ZONE_WEAK, KING_ZONE_WEAK, weak);
+        }
+        let safe_checks = (self.check_squares & !their_attacks).count_ones() as i32;
+        if safe_checks > 0 {
+            sums.feature(feature::SAFE_CHECK, SAFE_CHECK, safe_checks);
+        }
+        let hanging = (self.attacked_pieces & !their_attacks).count_ones() as i32;
+        if hanging > 0 {
+            sums.feature(feature::HANGING, HANGING, hanging);
+        }
+    }
+}
+
+/// The terms of one side that depend on the pawns alone (the pawn structure, space): they are the same in
+/// every position with these pawns, so [`PawnCache`] keeps them. Returns our passed pawns.
+fn pawn_terms(our_pawns: u64, their_pawns: u64, us: Color, sums: &mut impl Sink) -> u64 {
     let s = side(us);
-    let occupied = board.occupied();
-    let ours = board.by_color(us);
-    let our_pawns = (board.pawns() & ours).0;
-    let their_pawns = (board.pawns() & board.by_color(them)).0;
-    let their_pawn_attacks = pawn_attacks(their_pawns, them);
-    let their_king_zone = board.king_of(them).map_or(0, |k| king_attacks(k).0);
+    let their_pawn_attacks = pawn_attacks(their_pawns, !us);
     let our_pawn_attacks = pawn_attacks(our_pawns, us);
-    let theirs = board.by_color(them).0;
-    let their_majors = (board.rooks() | board.queens()).0 & theirs;
-    let their_queens = board.queens().0 & theirs;
-    let (our_king, their_king) = (board.king_of(us), board.king_of(them));
     // Rank `r` from our side, as a mask.
     let rank_mask = |r: usize| 0xFFu64 << (if us == Color::White { r } else { 7 - r } * 8);
-
-    // Pawn structure.
+    let mut passed = 0;
     for sq in Bitboard(our_pawns) {
         let i = sq as usize;
         let rank = if us == Color::White { i / 8 } else { 7 - i / 8 };
         if PASSED_SPAN[s][i] & their_pawns == 0 {
             sums.feature(feature::PASSED + rank, PASSED[rank], 1);
-            let stop = if us == Color::White {
-                i + 8
-            } else {
-                i.wrapping_sub(8)
-            };
-            if stop < 64 {
-                if occupied.0 & (1u64 << stop) == 0 {
-                    sums.feature(feature::PASSED_FREE, PASSED_FREE, rank as i32);
-                }
-                if let (Some(ok), Some(tk)) = (our_king, their_king) {
-                    let stop = Square::new(stop as u32);
-                    let gap = tk.distance(stop).min(5) as i32 - ok.distance(stop).min(5) as i32;
-                    sums.feature(feature::PASSED_KINGS, PASSED_KINGS, gap);
-                }
-            }
+            passed |= 1u64 << i;
         }
         let file = FILE_A << (i % 8);
         let neighbours = ((file << 1) & !FILE_A) | ((file >> 1) & !FILE_H);
@@ -578,36 +667,10 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
             sums.feature(feature::BACKWARD, BACKWARD, 1);
         }
     }
-    let their_pieces = theirs & !their_pawns & !board.kings().0;
-    let threatened = (our_pawn_attacks & their_pieces).count_ones() as i32;
-    if threatened > 0 {
-        sums.feature(feature::THREAT_BY_PAWN, THREAT_BY_PAWN, threatened);
-    }
-    if let Some(king) = our_king {
-        let f = king as usize % 8;
-        for file in f.saturating_sub(1)..=(f + 1).min(7) {
-            if our_pawns & (FILE_A << file) == 0 {
-                sums.feature(feature::KING_OPEN_FILE, KING_OPEN_FILE, 1);
-            }
-        }
-    }
     for f in 0..8 {
         let n = (our_pawns & (FILE_A << f)).count_ones() as i32;
         if n > 1 {
             sums.feature(feature::DOUBLED, DOUBLED, n - 1);
-        }
-    }
-
-    if let Some(king) = our_king {
-        let f = king as usize % 8;
-        let mut files = 0u64;
-        for file in f.saturating_sub(1)..=(f + 1).min(7) {
-            files |= FILE_A << file;
-        }
-        let zone = rank_mask(2) | rank_mask(3) | rank_mask(4);
-        let storm = (their_pawns & files & zone).count_ones() as i32;
-        if storm > 0 {
-            sums.feature(feature::PAWN_STORM, PAWN_STORM, storm);
         }
     }
     // Space: safe squares behind our pawns in the centre of our half.
@@ -624,6 +687,73 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
         & !their_pawn_attacks;
     if space != 0 {
         sums.feature(feature::SPACE, SPACE, space.count_ones() as i32);
+    }
+    passed
+}
+
+/// Every term of one side except material, tables and those [`Open::close`] adds.
+#[inline]
+fn side_open(board: &Board, us: Color, passed: u64, sums: &mut impl Sink) -> Open {
+    let them = !us;
+    let occupied = board.occupied();
+    let ours = board.by_color(us);
+    let our_pawns = (board.pawns() & ours).0;
+    let their_pawns = (board.pawns() & board.by_color(them)).0;
+    let their_pawn_attacks = pawn_attacks(their_pawns, them);
+    let their_king_zone = board.king_of(them).map_or(0, |k| king_attacks(k).0);
+    let our_pawn_attacks = pawn_attacks(our_pawns, us);
+    let theirs = board.by_color(them).0;
+    let their_majors = (board.rooks() | board.queens()).0 & theirs;
+    let their_queens = board.queens().0 & theirs;
+    let (our_king, their_king) = (board.king_of(us), board.king_of(them));
+    // Rank `r` from our side, as a mask.
+    let rank_mask = |r: usize| 0xFFu64 << (if us == Color::White { r } else { 7 - r } * 8);
+
+    // Passed pawns: what their kings and the square in front add.
+    for sq in Bitboard(passed) {
+        let i = sq as usize;
+        let rank = if us == Color::White { i / 8 } else { 7 - i / 8 };
+        let stop = if us == Color::White {
+            i + 8
+        } else {
+            i.wrapping_sub(8)
+        };
+        if stop < 64 {
+            if occupied.0 & (1u64 << stop) == 0 {
+                sums.feature(feature::PASSED_FREE, PASSED_FREE, rank as i32);
+            }
+            if let (Some(ok), Some(tk)) = (our_king, their_king) {
+                let stop = Square::new(stop as u32);
+                let gap = tk.distance(stop).min(5) as i32 - ok.distance(stop).min(5) as i32;
+                sums.feature(feature::PASSED_KINGS, PASSED_KINGS, gap);
+            }
+        }
+    }
+    let their_pieces = theirs & !their_pawns & !board.kings().0;
+    let threatened = (our_pawn_attacks & their_pieces).count_ones() as i32;
+    if threatened > 0 {
+        sums.feature(feature::THREAT_BY_PAWN, THREAT_BY_PAWN, threatened);
+    }
+    if let Some(king) = our_king {
+        let f = king as usize % 8;
+        for file in f.saturating_sub(1)..=(f + 1).min(7) {
+            if our_pawns & (FILE_A << file) == 0 {
+                sums.feature(feature::KING_OPEN_FILE, KING_OPEN_FILE, 1);
+            }
+        }
+    }
+
+    if let Some(king) = our_king {
+        let f = king as usize % 8;
+        let mut files = 0u64;
+        for file in f.saturating_sub(1)..=(f + 1).min(7) {
+            files |= FILE_A << file;
+        }
+        let zone = rank_mask(2) | rank_mask(3) | rank_mask(4);
+        let storm = (their_pawns & files & zone).count_ones() as i32;
+        if storm > 0 {
+            sums.feature(feature::PAWN_STORM, PAWN_STORM, storm);
+        }
     }
     let minors = (board.knights() | board.bishops()).0 & ours.0;
     let in_front = if us == Color::White {
@@ -651,7 +781,6 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
     let safe = !ours.0 & !their_pawn_attacks;
     let mut units = 0;
     let mut attackers = 0;
-    let their_attacks = attacks_of(board, them);
     let mut our_attacks = our_pawn_attacks | our_king.map_or(0, |k| king_attacks(k).0);
     // Squares from which each of our roles would check their king.
     let checks = their_king.map(|k| {
@@ -723,20 +852,12 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
     if units > 0 {
         sums.feature(feature::KING_ATTACK, KING_ATTACK, units);
     }
-    if let Some(king) = our_king {
-        let weak = (king_attacks(king).0 & their_attacks & !our_pawn_attacks).count_ones() as i32;
-        if weak > 0 {
-            sums.feature(feature::KING_ZONE_WEAK, KING_ZONE_WEAK, weak);
-        }
-    }
-    let safe_checks = (check_squares & !ours.0 & !their_attacks).count_ones() as i32;
-    if safe_checks > 0 {
-        sums.feature(feature::SAFE_CHECK, SAFE_CHECK, safe_checks);
-    }
-    let hanging = (their_pieces & our_attacks & !their_attacks).count_ones() as i32;
-    if hanging > 0 {
-        sums.feature(feature::HANGING, HANGING, hanging);
-    }
+    let open = Open {
+        attacks: our_attacks,
+        king_zone_open: our_king.map_or(0, |k| king_attacks(k).0 & !our_pawn_attacks),
+        check_squares: check_squares & !ours.0,
+        attacked_pieces: their_pieces & our_attacks,
+    };
 
     if (board.bishops() & ours).more_than_one() {
         sums.feature(feature::BISHOP_PAIR, BISHOP_PAIR, 1);
@@ -762,14 +883,28 @@ fn side_rest(board: &Board, us: Color, sums: &mut impl Sink) {
             );
         }
     }
+    open
 }
 
 /// With no pawns left on one side and a clear material lead on the other, drive the lone king to the edge and
 /// bring the kings together, so a won ending is won rather than shuffled.
 fn mopup(board: &Board) -> i32 {
+    const {
+        let mut role = 1;
+        while role < 5 {
+            assert!(EG_VALUE[role] >= EG_VALUE[0], "no man is worth less than a pawn");
+            role += 1;
+        }
+    }
     let (Some(wk), Some(bk)) = (board.king_of(Color::White), board.king_of(Color::Black)) else {
         return 0;
     };
+    // The weaker side may have at most two pawns' worth, so at most two men besides its king (no man is worth
+    // less than a pawn): most positions stop here.
+    let men = |c: Color| (board.by_color(c) & !board.kings()).count();
+    if men(Color::White) > 2 && men(Color::Black) > 2 {
+        return 0;
+    }
     let material = |c: Color| -> i32 {
         [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
             .into_iter()
@@ -910,6 +1045,57 @@ pub(crate) mod tests {
         // The queen on d1 can check from d8 (guarded by nobody black) and from a4-e8 squares: at least one.
         let (w, _) = features("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
         assert!(w[feature::SAFE_CHECK] >= 1);
+    }
+
+    /// The cache gives what the evaluation gives, in positions that share pawns and in those that do not, with
+    /// a cache small enough for structures to evict one another.
+    #[test]
+    fn the_pawn_cache_gives_the_evaluation() {
+        let mut cache = PawnCache::default();
+        let mut tiny = PawnCache {
+            slots: vec![PawnEntry::default(); 2],
+        };
+        let mut seen = 0;
+        for fen in crate::bench::CHESS_POSITIONS {
+            let root = Position::from_fen(fen).unwrap().0;
+            for m in root.legal_moves() {
+                let child = root.clone().play(m).unwrap();
+                for m in child.legal_moves() {
+                    let grandchild = child.clone().play(m).unwrap();
+                    for pos in [&root, &child, &grandchild] {
+                        let expected = evaluate(pos);
+                        assert_eq!(cache.evaluate(pos), expected);
+                        assert_eq!(tiny.evaluate(pos), expected);
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen > 20_000, "{seen}");
+        // A board without pawns reads an empty slot, which is its entry.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap().0;
+        assert_eq!(PawnCache::default().evaluate(&pos), evaluate(&pos));
+    }
+
+    /// The pawn terms are the pawns' alone: two positions with the same pawns and other pieces have the same
+    /// entry.
+    #[test]
+    fn pawn_terms_see_only_pawns() {
+        let a = Position::from_fen("4k3/pp3p2/8/3P4/8/8/PP3PP1/4K3 w - - 0 1")
+            .unwrap()
+            .0;
+        let b = Position::from_fen("r3k3/pp3p2/8/3P4/8/2N5/PP3PP1/4K2R w - - 0 1")
+            .unwrap()
+            .0;
+        let (ea, eb) = (pawn_entry(a.board()), pawn_entry(b.board()));
+        assert_eq!(
+            (ea.white, ea.black, ea.passed, ea.mg, ea.eg),
+            (eb.white, eb.black, eb.passed, eb.mg, eb.eg)
+        );
+        // d5 is passed (no black pawn on the c, d or e files in front of it); f7 is not (f2 and g2 stand in
+        // front of it on the e, f and g files).
+        assert_ne!(ea.passed & (1 << Square::D5 as u32), 0);
+        assert_eq!(ea.passed & (1 << Square::F7 as u32), 0);
     }
 
     #[test]

@@ -181,6 +181,8 @@ pub(crate) struct Search<'a> {
     root_turn: Color,
     /// Mixed into every key the table sees ([`Search::tt_key`]).
     tt_salt: u64,
+    /// The evaluation's pawn terms of the pawn structures this search met.
+    pawns: eval::PawnCache,
 }
 
 impl<'a> Search<'a> {
@@ -217,6 +219,7 @@ impl<'a> Search<'a> {
             skip_odd_depths: false,
             root_turn: Color::White,
             tt_salt: 0,
+            pawns: eval::PawnCache::default(),
         }
     }
 
@@ -243,8 +246,8 @@ impl<'a> Search<'a> {
     /// The static evaluation of `pos` at `ply`: the hand-written one, corrected by the network if the level uses
     /// it (from the sums kept for the ply).
     #[inline]
-    fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
-        let base = eval::evaluate(pos);
+    fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        let base = self.pawns.evaluate(pos);
         if self.level.network {
             let c = nn::correction_of(&self.acc[ply], pos.turn());
             debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
@@ -1209,7 +1212,7 @@ mod tests {
         for _ in 0..200 {
             let base = eval::evaluate(&pos);
             let c = nn::correction(&pos);
-            let off = Search::new(
+            let mut off = Search::new(
                 &tt,
                 &mut history,
                 timer(),
