@@ -420,7 +420,30 @@ fn attacks_of(board: &Board, color: Color) -> u64 {
 
 /// The evaluation of a position, in centipawns, for the side to move.
 pub fn evaluate(pos: &Chess) -> i32 {
-    evaluate_with(pos, &pawn_entry(pos.board()))
+    evaluate_with(pos, &pawn_entry(pos.board()), psq(pos.board()))
+}
+
+/// Material and piece-square tables `(mg, eg)`, White minus Black: what a search keeps move by move
+/// ([`psq_change`]) so that [`PawnCache::evaluate_kept`] need not sum every piece.
+pub fn psq(board: &Board) -> (i32, i32) {
+    let mut sums = [Sums::default(), Sums::default()];
+    for (sq, piece) in board.iter() {
+        let s = side(piece.color);
+        sums[s].add(PST[s][role_index(piece.role)][sq as usize]);
+    }
+    (sums[0].mg - sums[1].mg, sums[0].eg - sums[1].eg)
+}
+
+/// What taking `piece` off `square` (`put` false) or putting it there (`put` true) adds to [`psq`].
+#[inline]
+pub fn psq_change(piece: shakmaty::Piece, square: Square, put: bool) -> (i32, i32) {
+    let s = side(piece.color);
+    let (mg, eg) = PST[s][role_index(piece.role)][square as usize];
+    if put == (piece.color == Color::White) {
+        (mg, eg)
+    } else {
+        (-mg, -eg)
+    }
 }
 
 /// The pawn-structure terms of both sides, White minus Black, and the passed pawns of both.
@@ -472,6 +495,14 @@ impl Default for PawnCache {
 impl PawnCache {
     /// [`evaluate`], with the pawn terms from the cache when it has them.
     pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        self.evaluate_kept(pos, psq(pos.board()))
+    }
+
+    /// [`evaluate`], with the pawn terms from the cache when it has them and `psq`, the [`psq`] of `pos`, kept
+    /// by the caller.
+    #[inline]
+    pub fn evaluate_kept(&mut self, pos: &Chess, psq: (i32, i32)) -> i32 {
+        debug_assert_eq!(psq, self::psq(pos.board()), "the kept piece-square sums are off");
         let board = pos.board();
         let white = (board.pawns() & board.white()).0;
         let black = (board.pawns() & board.black()).0;
@@ -482,13 +513,13 @@ impl PawnCache {
         if slot.white != white || slot.black != black {
             *slot = pawn_entry(board);
         }
-        evaluate_with(pos, slot)
+        evaluate_with(pos, slot, psq)
     }
 }
 
-/// The evaluation of `pos`, whose pawn terms are `pawns`.
+/// The evaluation of `pos`, whose pawn terms are `pawns` and material and tables `psq`.
 #[inline]
-fn evaluate_with(pos: &Chess, pawns: &PawnEntry) -> i32 {
+fn evaluate_with(pos: &Chess, pawns: &PawnEntry, psq: (i32, i32)) -> i32 {
     let board = pos.board();
     let mut phase = 0;
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
@@ -500,8 +531,8 @@ fn evaluate_with(pos: &Chess, pawns: &PawnEntry) -> i32 {
     let (mut black, black_open) = side_sums(board, Color::Black, pawns.passed & pawns.black);
     white_open.close(black_open.attacks, &mut white);
     black_open.close(white_open.attacks, &mut black);
-    let mg = white.mg - black.mg + pawns.mg;
-    let eg = white.eg - black.eg + pawns.eg + mopup(board);
+    let mg = white.mg - black.mg + pawns.mg + psq.0;
+    let eg = white.eg - black.eg + pawns.eg + psq.1 + mopup(board);
     let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
     score = scale_drawish(board, score);
     let score = if pos.turn() == Color::White { score } else { -score };
@@ -572,19 +603,11 @@ pub fn tables() -> [([i32; 64], [i32; 64]); 6] {
     out
 }
 
-/// One side's material, tables and every other term but the pawn structure's and those [`Open::close`] adds;
-/// `passed` are our passed pawns.
+/// One side's terms but material, tables, the pawn structure's and those [`Open::close`] adds; `passed` are our
+/// passed pawns.
 fn side_sums(board: &Board, us: Color, passed: u64) -> (Sums, Open) {
-    let s = side(us);
     let mut sums = Sums::default();
     let open = side_open(board, us, passed, &mut sums);
-    for role in Role::ALL {
-        let pieces = board.by_role(role) & board.by_color(us);
-        let r = role_index(role);
-        for sq in pieces {
-            sums.add(PST[s][r][sq as usize]);
-        }
-    }
     (sums, open)
 }
 

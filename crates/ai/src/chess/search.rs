@@ -183,6 +183,8 @@ pub(crate) struct Search<'a> {
     tt_salt: u64,
     /// The evaluation's pawn terms of the pawn structures this search met.
     pawns: eval::PawnCache,
+    /// Material and piece-square sums ([`eval::psq`]) at each ply of the current line.
+    psq: Vec<(i32, i32)>,
 }
 
 impl<'a> Search<'a> {
@@ -220,6 +222,7 @@ impl<'a> Search<'a> {
             root_turn: Color::White,
             tt_salt: 0,
             pawns: eval::PawnCache::default(),
+            psq: vec![(0, 0); MAX_PLY + 2],
         }
     }
 
@@ -247,7 +250,7 @@ impl<'a> Search<'a> {
     /// it (from the sums kept for the ply).
     #[inline]
     fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
-        let base = self.pawns.evaluate(pos);
+        let base = self.pawns.evaluate_kept(pos, self.psq[ply]);
         if self.level.network {
             let c = nn::correction_of(&self.acc[ply], pos.turn());
             debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
@@ -257,15 +260,30 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Keeps the network's sums of the position after `m` in `pos` (at `ply`) for the next ply; `None` for a
-    /// null move.
+    /// Keeps the piece-square sums, and the network's sums if the level uses it, of the position after `m` in
+    /// `pos` (at `ply`) for the next ply; `None` for a null move.
     #[inline]
     fn keep_sums(&mut self, ply: usize, pos: &Chess, m: Option<Move>) {
+        let mut psq = self.psq[ply];
+        if let Some(m) = m {
+            let incremental = for_each_change(pos, m, |piece, square, put| {
+                let (mg, eg) = eval::psq_change(piece, square, put);
+                psq.0 += mg;
+                psq.1 += eg;
+            });
+            if !incremental {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                psq = eval::psq(after.board());
+            }
+        }
+        self.psq[ply + 1] = psq;
         if self.level.network {
-            self.acc[ply + 1] = match m {
-                Some(m) => nn::update(&self.acc[ply], pos, m),
-                None => self.acc[ply],
-            };
+            let (done, next) = self.acc.split_at_mut(ply + 1);
+            match m {
+                Some(m) => nn::update_into(&done[ply], &mut next[0], pos, m),
+                None => next[0] = done[ply],
+            }
         }
     }
 
@@ -287,6 +305,7 @@ impl<'a> Search<'a> {
         self.history.age();
         self.root_turn = root.turn();
         self.tt_salt = salt(&self.level, self.root_turn);
+        self.psq[0] = eval::psq(root.board());
         if self.level.network {
             self.acc = vec![nn::accumulate(root); MAX_PLY + 2];
         }
@@ -1222,9 +1241,11 @@ mod tests {
                     ..hard
                 },
             );
+            off.psq[0] = eval::psq(pos.board());
             assert_eq!(off.evaluate(&pos, 0), base);
             let mut on = Search::new(&tt, &mut history, timer(), Vec::new(), with);
             on.acc = vec![nn::accumulate(&pos)];
+            on.psq[0] = eval::psq(pos.board());
             assert_eq!(
                 on.evaluate(&pos, 0),
                 base + (c - params::NETWORK_TEMPO).clamp(-params::NETWORK_MAX, params::NETWORK_MAX)
