@@ -507,15 +507,17 @@ impl<'a> Search<'a> {
         score
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn order_score(
-        &self,
-        pos: &Chess,
-        m: Move,
-        ply: usize,
-        counter: Option<Move>,
-        earlier: [Option<usize>; 2],
-    ) -> i32 {
+    /// The [`move_key`]s of the killers at `ply` and of the counter move, for [`Search::order_score`] (0 for
+    /// none, which no move's key is).
+    #[inline]
+    fn order_refs(&self, ply: usize, counter: Option<Move>) -> [u32; 3] {
+        let k = &self.killers[ply];
+        [k[0], k[1], counter].map(|m| m.map_or(0, move_key))
+    }
+
+    /// The order of a move at `ply`: `refs` from [`Search::order_refs`], `earlier` the history indices of the
+    /// moves that led here.
+    fn order_score(&self, pos: &Chess, m: Move, refs: [u32; 3], earlier: [Option<usize>; 2]) -> i32 {
         if m.is_capture() || m.promotion() == Some(Role::Queen) {
             // Most-valuable victim, then capture history, then least-valuable attacker; the exchange is looked
             // at only if the move's turn comes ([`verify_capture`]), and a losing capture keeps this order
@@ -529,14 +531,14 @@ impl<'a> Search<'a> {
         if m.is_promotion() {
             return -20_000_000; // under-promotions last
         }
-        let k = &self.killers[ply];
-        if k[0] == Some(m) {
+        let key = move_key(m);
+        if key == refs[0] {
             return 15_000_000;
         }
-        if k[1] == Some(m) {
+        if key == refs[1] {
             return 14_000_000;
         }
-        if counter == Some(m) {
+        if key == refs[2] {
             return 13_000_000;
         }
         self.quiet_score(move_index(pos, m), earlier)
@@ -705,8 +707,9 @@ impl<'a> Search<'a> {
         let mut sorted = false;
         for i in 0..scored.len() {
             if i == unscored {
+                let refs = self.order_refs(ply, counter);
                 for s in &mut scored[i..] {
-                    s.1 = self.order_score(pos, s.0, ply, counter, earlier);
+                    s.1 = self.order_score(pos, s.0, refs, earlier);
                 }
             }
             if !sorted && i >= unscored + params::ORDER_SELECTION_PICKS {
@@ -970,9 +973,10 @@ impl<'a> Search<'a> {
         }
         let alpha_orig = alpha;
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
+        let refs = self.order_refs(ply, None);
         for &m in moves.iter() {
             if in_check {
-                scored.push((m, self.order_score(pos, m, ply, None, [None; 2])));
+                scored.push((m, self.order_score(pos, m, refs, [None; 2])));
                 continue;
             }
             if !m.is_capture() && m.promotion() != Some(Role::Queen) {
@@ -1074,6 +1078,32 @@ const UNVERIFIED: i32 = 24_000_000;
 const GOOD_CAPTURE: i32 = 20_000_000;
 /// A capture that loses material (after the quiet moves).
 const BAD_CAPTURE: i32 = -10_000_000;
+
+/// A number for each move: equal for equal moves, different for different ones (what `==` on [`Move`] decides,
+/// in a few instructions instead of a match of every field), never 0.
+#[inline]
+fn move_key(m: Move) -> u32 {
+    let role = |r: Option<Role>| r.map_or(0, |r| r as u32);
+    match m {
+        Move::Normal {
+            role: moved,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            1 << 21
+                | from as u32
+                | (to as u32) << 6
+                | role(promotion) << 12
+                | (moved as u32) << 15
+                | role(capture) << 18
+        }
+        Move::EnPassant { from, to } => 2 << 21 | from as u32 | (to as u32) << 6,
+        Move::Castle { king, rook } => 3 << 21 | king as u32 | (rook as u32) << 6,
+        Move::Put { role: put, to } => 4 << 21 | (to as u32) << 6 | (put as u32) << 15,
+    }
+}
 
 /// Most valuable victim, then least valuable attacker.
 #[inline]
@@ -1195,6 +1225,30 @@ mod tests {
             judged > 100_000 && checks > 2_000,
             "{judged} moves, {checks} checks"
         );
+    }
+
+    /// Two moves have the same key exactly when they are equal, across positions (killers and counter moves
+    /// come from other positions than the one whose moves they are compared with).
+    #[test]
+    fn move_keys_are_equal_exactly_for_equal_moves() {
+        let mut moves = std::collections::HashSet::new();
+        every_move_of_random_games(9, 100, 200, |_, m, _| {
+            moves.insert(m);
+        });
+        moves.insert(Move::Put {
+            role: Role::Knight,
+            to: shakmaty::Square::E4,
+        });
+        let moves: Vec<Move> = moves.into_iter().collect();
+        let mut keys = std::collections::HashMap::new();
+        for &m in &moves {
+            assert_ne!(move_key(m), 0);
+            if let Some(other) = keys.insert(move_key(m), m) {
+                panic!("{m:?} and {other:?} share a key");
+            }
+        }
+        assert!(moves.len() > 1_500, "{} moves", moves.len());
+        assert!(moves.iter().any(|m| m.is_en_passant()) && moves.iter().any(|m| m.is_castle()));
     }
 
     #[test]
