@@ -186,25 +186,58 @@ impl Net {
         next
     }
 
-    /// [`Net::update`] written into `next` (a search's sums of the next ply), without a copy on the way.
+    /// [`Net::update`] written into `next` (a search's sums of the next ply): one pass over the sums per view,
+    /// adding the rows of the pieces put and subtracting those of the pieces taken off (the sums wrap, so the
+    /// order does not matter).
     #[inline]
     pub fn update_into(&self, acc: &Accumulator, next: &mut Accumulator, pos: &Chess, m: Move) {
-        *next = *acc;
-        let incremental = for_each_change(pos, m, |piece, square, put| {
-            for view in [Color::White, Color::Black] {
-                let row = input(view, piece.color, piece.role, square);
-                let sums = &mut next.views[view as usize];
-                if put {
-                    self.add(sums, row);
-                } else {
-                    self.sub(sums, row);
-                }
+        // At most two pieces put (castling) and two taken off (castling, captures).
+        let (mut put, mut taken) = (
+            [(Color::White, Role::Pawn, Square::A1); 2],
+            [(Color::White, Role::Pawn, Square::A1); 2],
+        );
+        let (mut puts, mut takes) = (0, 0);
+        let incremental = for_each_change(pos, m, |piece, square, on| {
+            let change = (piece.color, piece.role, square);
+            if on {
+                put[puts] = change;
+                puts += 1;
+            } else {
+                taken[takes] = change;
+                takes += 1;
             }
         });
         if !incremental {
             let mut after = pos.clone();
             after.play_unchecked(m);
             *next = self.accumulate(&after);
+            return;
+        }
+        for view in [Color::White, Color::Black] {
+            let row =
+                |&(color, role, square): &(Color, Role, Square)| self.row(input(view, color, role, square));
+            let (from, to) = (&acc.views[view as usize], &mut next.views[view as usize]);
+            match (&put[..puts], &taken[..takes]) {
+                ([a], [s]) => {
+                    for (((t, f), a), s) in to.iter_mut().zip(from).zip(row(a)).zip(row(s)) {
+                        *t = f.wrapping_add(*a).wrapping_sub(*s);
+                    }
+                }
+                ([a], [s, u]) => {
+                    for ((((t, f), a), s), u) in to.iter_mut().zip(from).zip(row(a)).zip(row(s)).zip(row(u)) {
+                        *t = f.wrapping_add(*a).wrapping_sub(*s).wrapping_sub(*u);
+                    }
+                }
+                (adds, subs) => {
+                    *to = *from;
+                    for &(color, role, square) in adds {
+                        self.add(to, input(view, color, role, square));
+                    }
+                    for &(color, role, square) in subs {
+                        self.sub(to, input(view, color, role, square));
+                    }
+                }
+            }
         }
     }
 
