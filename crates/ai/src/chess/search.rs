@@ -725,10 +725,11 @@ impl<'a> Search<'a> {
             // capture that loses material goes back among the bad captures.
             if !sorted {
                 loop {
-                    let mut top = i;
-                    for j in i + 1..scored.len() {
-                        if scored[j].1 > scored[top].1 {
-                            top = j;
+                    // The first of the best (ties keep the list's order).
+                    let (mut top, mut top_score) = (i, scored[i].1);
+                    for (j, s) in scored.iter().enumerate().skip(i + 1) {
+                        if s.1 > top_score {
+                            (top, top_score) = (j, s.1);
                         }
                     }
                     scored.swap(i, top);
