@@ -471,8 +471,8 @@ fn pawn_entry(board: &Board) -> PawnEntry {
     }
 }
 
-/// Slots of a [`PawnCache`] (32 bytes each, 128 KiB in all): a search meets a few hundred pawn structures a
-/// second, so collisions are rare and the table stays in the second-level cache.
+/// Slots of a [`PawnCache`] (32 bytes each, 128 KiB in all): room for many pawn structures (most moves of a
+/// search leave the pawns alone), small enough to stay in the second-level cache.
 const PAWN_CACHE_SLOTS: usize = 1 << 12;
 
 /// The pawn-structure terms of the pawn structures met lately, keyed by the pawns themselves: most moves of a
