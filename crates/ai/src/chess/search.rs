@@ -953,20 +953,29 @@ impl<'a> Search<'a> {
                 return s;
             }
         }
-        let moves = pos.legal_moves();
+        let moves;
         let stand;
         let mut static_eval = 0;
+        let mut refs = [0; 3];
         if in_check {
+            moves = pos.legal_moves();
             if moves.is_empty() {
                 return -MATE + ply as i32;
             }
             stand = -params::INFINITY;
+            refs = self.order_refs(ply, None);
         } else {
+            static_eval = entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
+            let corrected = self.corrected(pos, static_eval);
+            // Most nodes here end at once on the static evaluation: their moves are generated only if the king
+            // has no step, to tell a stalemate.
+            if corrected >= beta && king_can_step(pos) {
+                return corrected;
+            }
+            moves = pos.legal_moves();
             if moves.is_empty() {
                 return self.draw(pos); // stalemate
             }
-            static_eval = entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
-            let corrected = self.corrected(pos, static_eval);
             if corrected >= beta {
                 return corrected;
             }
@@ -975,7 +984,6 @@ impl<'a> Search<'a> {
         }
         let alpha_orig = alpha;
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
-        let refs = self.order_refs(ply, None);
         for &m in moves.iter() {
             if in_check {
                 scored.push((m, self.order_score(pos, m, refs, [None; 2])));
@@ -1189,6 +1197,21 @@ fn gives_check(pos: &Chess, m: Move) -> Option<bool> {
     Some(((straight | diagonal) & ours).any())
 }
 
+/// Whether the king of the side to move, not in check, has a legal step (so the side is not stalemated). Only
+/// for a side not in check: then no slider's line runs through the king, and the board's attacks are the
+/// attacks the king would meet on its new square.
+fn king_can_step(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    (shakmaty::attacks::king_attacks(king) & !board.by_color(us))
+        .into_iter()
+        .any(|to| board.attacks_to(to, !us, occupied).is_empty())
+}
+
 /// Whether the side to move has a piece besides pawns and king (null move is unsafe in pawn endings).
 fn has_pieces(pos: &Chess) -> bool {
     let board = pos.board();
@@ -1240,6 +1263,28 @@ mod tests {
         assert!(
             judged > 100_000 && checks > 2_000,
             "{judged} moves, {checks} checks"
+        );
+    }
+
+    /// A king not in check can step exactly when one of the legal moves is a king's step.
+    #[test]
+    fn a_king_can_step_when_a_legal_move_is_its_step() {
+        let (mut positions, mut stuck) = (0, 0);
+        every_move_of_random_games(13, 100, 200, |_, _, child| {
+            if child.is_check() {
+                return;
+            }
+            let steps = child
+                .legal_moves()
+                .iter()
+                .any(|m| m.role() == Role::King && !m.is_castle());
+            assert_eq!(king_can_step(child), steps, "{:?}", child.board());
+            positions += 1;
+            stuck += usize::from(!steps);
+        });
+        assert!(
+            positions > 100_000 && stuck > 1_000,
+            "{positions} positions, {stuck} without a step"
         );
     }
 
