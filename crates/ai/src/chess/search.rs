@@ -185,6 +185,10 @@ pub(crate) struct Search<'a> {
     pawns: eval::PawnCache,
     /// Material and piece-square sums ([`eval::psq`]) at each ply of the current line.
     psq: Vec<(i32, i32)>,
+    /// The move lists of each ply, kept so that a node does not allocate its own.
+    lists: Vec<Vec<(Move, i32)>>,
+    /// Room for [`sort_by_order`].
+    sorting: Sorting,
 }
 
 impl<'a> Search<'a> {
@@ -223,6 +227,8 @@ impl<'a> Search<'a> {
             tt_salt: 0,
             pawns: eval::PawnCache::default(),
             psq: vec![(0, 0); MAX_PLY + 2],
+            lists: vec![Vec::new(); MAX_PLY + 2],
+            sorting: Sorting::default(),
         }
     }
 
@@ -683,7 +689,10 @@ impl<'a> Search<'a> {
         let earlier = self.earlier(ply);
         let counter = earlier[0].and_then(|e| self.history.counters[e]);
         // The table's move goes first without scoring the others: it often refutes the node by itself.
-        let mut scored: Vec<(Move, i32)> = moves.iter().map(|&m| (m, 0)).collect();
+        // This ply's list (a search nested at the same ply, singular extension's, takes an empty one).
+        let mut scored = std::mem::take(&mut self.lists[ply]);
+        scored.clear();
+        scored.extend(moves.iter().map(|&m| (m, 0)));
         let mut unscored = 0;
         let mut tt_move = None;
         if let Some(j) = scored.iter().position(|s| table::is(s.0, tt_code)) {
@@ -718,7 +727,7 @@ impl<'a> Search<'a> {
                 for s in &mut scored[i..] {
                     verify_capture(pos, s);
                 }
-                sort_by_order(&mut scored[i..]);
+                sort_by_order(&mut scored[i..], &mut self.sorting);
                 sorted = true;
             }
             // Selection sort: the best remaining move next (most nodes cut off after one or two moves); a
@@ -794,11 +803,13 @@ impl<'a> Search<'a> {
                 let s = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply, false, false);
                 self.excluded[ply] = None;
                 if self.timer.is_stopped() {
+                    self.lists[ply] = scored;
                     return 0;
                 }
                 if s < s_beta {
                     singular = 1;
                 } else if s_beta >= beta {
+                    self.lists[ply] = scored;
                     return s_beta;
                 } else if tt_score >= beta {
                     singular = -1;
@@ -833,6 +844,7 @@ impl<'a> Search<'a> {
             }
             self.keys.pop();
             if self.timer.is_stopped() {
+                self.lists[ply] = scored;
                 return 0;
             }
             searched += 1;
@@ -863,6 +875,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        self.lists[ply] = scored;
         if searched == 0 || excluded.is_some() {
             // Every move was pruned: the position is hopeless by the margins; fail low. (A search without the
             // table's move stores nothing: its result is not this position's.)
@@ -983,7 +996,8 @@ impl<'a> Search<'a> {
             alpha = alpha.max(stand);
         }
         let alpha_orig = alpha;
-        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(16);
+        let mut scored = std::mem::take(&mut self.lists[ply]);
+        scored.clear();
         for &m in moves.iter() {
             if in_check {
                 scored.push((m, self.order_score(pos, m, refs, [None; 2])));
@@ -1012,7 +1026,7 @@ impl<'a> Search<'a> {
         scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
         let mut best = stand;
         let mut best_move = None;
-        for (m, _) in scored {
+        for &(m, _) in &scored {
             // Captures that lose material are skipped (looked at only when their turn comes).
             if !in_check && !see_ge(pos, m, params::QS_SEE_MARGIN) {
                 continue;
@@ -1024,6 +1038,7 @@ impl<'a> Search<'a> {
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
             self.keys.pop();
             if self.timer.is_stopped() {
+                self.lists[ply] = scored;
                 return 0;
             }
             if score > best {
@@ -1037,6 +1052,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        self.lists[ply] = scored;
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > alpha_orig {
@@ -1138,17 +1154,34 @@ fn verify_capture(pos: &Chess, scored: &mut (Move, i32)) -> bool {
     }
 }
 
-/// Sorts moves by order, highest first, ties keeping their order: an insertion sort, which for the few dozen
-/// moves of a position takes a fraction of the time of the standard library's stable sort (made for long slices).
-fn sort_by_order(moves: &mut [(Move, i32)]) {
-    for i in 1..moves.len() {
-        let item = moves[i];
-        let mut j = i;
-        while j > 0 && moves[j - 1].1 < item.1 {
-            moves[j] = moves[j - 1];
-            j -= 1;
-        }
-        moves[j] = item;
+/// Room for [`sort_by_order`], kept by the search so that sorting allocates nothing.
+#[derive(Default)]
+struct Sorting {
+    keys: Vec<i64>,
+    copy: Vec<(Move, i32)>,
+}
+
+/// Sorts moves by order, highest first, ties keeping their order. Each move's order and place go into one
+/// integer (the place below the order, reversed), whose unstable sort is the stable sort of the moves: the
+/// standard library's unstable sort of integers is several times faster than its stable sort of pairs (made for
+/// long slices) on the few dozen moves of a position.
+fn sort_by_order(moves: &mut [(Move, i32)], room: &mut Sorting) {
+    const PLACES: i64 = 256; // more than the legal moves of any position (218)
+    if moves.len() < 2 {
+        return;
+    }
+    room.copy.clear();
+    room.copy.extend_from_slice(moves);
+    room.keys.clear();
+    room.keys.extend(
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, s)| i64::from(s.1) * PLACES + (PLACES - 1 - i as i64)),
+    );
+    room.keys.sort_unstable_by(|a, b| b.cmp(a));
+    for (slot, key) in moves.iter_mut().zip(&room.keys) {
+        *slot = room.copy[(PLACES - 1 - key.rem_euclid(PLACES)) as usize];
     }
 }
 
@@ -1301,7 +1334,7 @@ mod tests {
                 .collect();
             let mut theirs = ours.clone();
             theirs.sort_by_key(|s| std::cmp::Reverse(s.1));
-            sort_by_order(&mut ours);
+            sort_by_order(&mut ours, &mut Sorting::default());
             assert_eq!(ours, theirs);
             lists += 1;
         });
