@@ -44,6 +44,9 @@ pub(crate) struct History {
     /// Correction history: how far searches found the static evaluation off, by side to move and pawn
     /// structure, in 1/[`params::CORRECTION_GRAIN`] cp (see [`Search::corrected`]).
     correction: Vec<i32>,
+    /// The evaluation's pawn terms of the pawn structures met (exact, so kept for the game's later moves, which
+    /// meet most of them again).
+    pawns: eval::PawnCache,
 }
 
 impl Default for History {
@@ -54,6 +57,7 @@ impl Default for History {
             captures: vec![0; PIECE_SQUARES * 6],
             counters: vec![None; PIECE_SQUARES],
             correction: vec![0; 2 * params::CORRECTION_ENTRIES],
+            pawns: eval::PawnCache::default(),
         }
     }
 }
@@ -181,8 +185,6 @@ pub(crate) struct Search<'a> {
     root_turn: Color,
     /// Mixed into every key the table sees ([`Search::tt_key`]).
     tt_salt: u64,
-    /// The evaluation's pawn terms of the pawn structures this search met.
-    pawns: eval::PawnCache,
     /// Material and piece-square sums ([`eval::psq`]) at each ply of the current line.
     psq: Vec<(i32, i32)>,
     /// The move lists of each ply, kept so that a node does not allocate its own.
@@ -225,7 +227,6 @@ impl<'a> Search<'a> {
             skip_odd_depths: false,
             root_turn: Color::White,
             tt_salt: 0,
-            pawns: eval::PawnCache::default(),
             psq: vec![(0, 0); MAX_PLY + 2],
             lists: vec![Vec::new(); MAX_PLY + 2],
             sorting: Sorting::default(),
@@ -256,7 +257,7 @@ impl<'a> Search<'a> {
     /// it (from the sums kept for the ply).
     #[inline]
     fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
-        let base = self.pawns.evaluate_kept(pos, self.psq[ply]);
+        let base = self.history.pawns.evaluate_kept(pos, self.psq[ply]);
         if self.level.network {
             let c = nn::correction_of(&self.acc[ply], pos.turn());
             debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
