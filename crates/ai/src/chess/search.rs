@@ -1345,16 +1345,28 @@ mod tests {
         );
     }
 
-    /// The insertion sort orders as the standard library's stable sort does, ties included.
+    /// [`sort_by_order`] orders as the standard library's stable sort does, ties included, over the whole range
+    /// of orders a move can have.
     #[test]
     fn moves_are_sorted_as_a_stable_sort_sorts_them() {
         let mut rng = crate::rng::Rng::new(3);
+        let orders = [
+            -20_000_000,
+            BAD_CAPTURE,
+            -3,
+            0,
+            2,
+            13_000_000,
+            GOOD_CAPTURE,
+            UNVERIFIED,
+            TT_MOVE,
+        ];
         let mut lists = 0;
         every_move_of_random_games(11, 20, 120, |pos, _, _| {
             let mut ours: Vec<(Move, i32)> = pos
                 .legal_moves()
                 .iter()
-                .map(|&m| (m, rng.below(6) as i32 - 3))
+                .map(|&m| (m, orders[rng.below(orders.len() as u64) as usize]))
                 .collect();
             let mut theirs = ours.clone();
             theirs.sort_by_key(|s| std::cmp::Reverse(s.1));
