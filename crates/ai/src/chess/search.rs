@@ -525,42 +525,32 @@ impl<'a> Search<'a> {
     /// The order of a move at `ply`: `refs` from [`Search::order_refs`], `earlier` the history indices of the
     /// moves that led here.
     fn order_score(&self, pos: &Chess, m: Move, refs: [u32; 3], earlier: [Option<usize>; 2]) -> i32 {
-        // The common case, a quiet move that is no promotion, read from the move's fields at once (what the
-        // general path below finds with a match for each question).
-        if let Move::Normal {
-            role,
-            capture: None,
-            to,
-            promotion: None,
-            ..
-        } = m
-        {
-            let key = move_key(m);
-            if key == refs[0] {
-                return 15_000_000;
+        // The common case, a quiet move that is no promotion, is read from the move's fields at once (what
+        // `move_index` finds with a match for each question).
+        let index = match m {
+            Move::Normal {
+                role,
+                capture: None,
+                to,
+                promotion: None,
+                ..
+            } => {
+                let colour = usize::from(pos.turn() == shakmaty::Color::Black);
+                (colour * 6 + role as usize - 1) * 64 + to as usize
             }
-            if key == refs[1] {
-                return 14_000_000;
+            _ if m.is_capture() || m.promotion() == Some(Role::Queen) => {
+                // Most-valuable victim, then capture history, then least-valuable attacker; the exchange is
+                // looked at only if the move's turn comes ([`verify_capture`]), and a losing capture keeps this
+                // order among the bad captures.
+                let history = i32::from(self.history.captures[capture_index(pos, m)]);
+                return UNVERIFIED
+                    + mvv_lva(m)
+                    + m.promotion().map_or(0, |_| 900)
+                    + history / params::CAPTURE_HISTORY_DIVISOR;
             }
-            if key == refs[2] {
-                return 13_000_000;
-            }
-            let colour = usize::from(pos.turn() == shakmaty::Color::Black);
-            return self.quiet_score((colour * 6 + role as usize - 1) * 64 + to as usize, earlier);
-        }
-        if m.is_capture() || m.promotion() == Some(Role::Queen) {
-            // Most-valuable victim, then capture history, then least-valuable attacker; the exchange is looked
-            // at only if the move's turn comes ([`verify_capture`]), and a losing capture keeps this order
-            // among the bad captures.
-            let history = i32::from(self.history.captures[capture_index(pos, m)]);
-            return UNVERIFIED
-                + mvv_lva(m)
-                + m.promotion().map_or(0, |_| 900)
-                + history / params::CAPTURE_HISTORY_DIVISOR;
-        }
-        if m.is_promotion() {
-            return -20_000_000; // under-promotions last
-        }
+            _ if m.is_promotion() => return -20_000_000, // under-promotions last
+            _ => move_index(pos, m),
+        };
         let key = move_key(m);
         if key == refs[0] {
             return 15_000_000;
@@ -571,7 +561,7 @@ impl<'a> Search<'a> {
         if key == refs[2] {
             return 13_000_000;
         }
-        self.quiet_score(move_index(pos, m), earlier)
+        self.quiet_score(index, earlier)
     }
 
     /// Negamax alpha-beta with principal-variation search, from the point of view of the side to move.
