@@ -831,8 +831,10 @@ impl<'a> Search<'a> {
             }
             let extension = if singular > 0 { 1 } else { check + singular };
             let new_depth = depth - 1 + extension;
+            let child_key = hash_after(pos, key, m, &child);
+            self.tt.prefetch(self.tt_key(child_key));
             self.keep_sums(ply, pos, Some(m));
-            self.keys.push(hash_after(pos, key, m, &child));
+            self.keys.push(child_key);
             self.played[ply] = Some(move_index(pos, m));
             let mut score;
             if searched == 0 {
@@ -1047,8 +1049,10 @@ impl<'a> Search<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let child_key = hash_after(pos, key, m, &child);
+            self.tt.prefetch(self.tt_key(child_key));
             self.keep_sums(ply, pos, Some(m));
-            self.keys.push(hash_after(pos, key, m, &child));
+            self.keys.push(child_key);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
             self.keys.pop();
             if self.timer.is_stopped() {
