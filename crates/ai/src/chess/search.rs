@@ -294,6 +294,17 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Steps into `child`, the position after `m` in `pos` (at `ply`, whose hash is `key`): its hash goes on the
+    /// line's keys and its sums are kept for the next ply. The child's table slot is prefetched first, so that
+    /// its memory load runs while the network's sums are updated instead of stalling the child's probe.
+    #[inline]
+    fn enter(&mut self, ply: usize, pos: &Chess, key: u64, m: Move, child: &Chess) {
+        let child_key = hash_after(pos, key, m, child);
+        self.tt.prefetch(self.tt_key(child_key));
+        self.keep_sums(ply, pos, Some(m));
+        self.keys.push(child_key);
+    }
+
     /// The timer (elapsed time, stop state).
     pub fn timer(&mut self) -> &mut Timer {
         &mut self.timer
@@ -406,10 +417,9 @@ impl<'a> Search<'a> {
             let (m, noise) = order[i];
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.keep_sums(0, pos, Some(m));
+            self.enter(0, pos, key, m, &child);
             let check = child.is_check();
             let new_depth = depth - 1 + i32::from(check);
-            self.keys.push(hash_after(pos, key, m, &child));
             self.played[0] = Some(move_index(pos, m));
             let (a, b) = (alpha - noise, beta - noise);
             let mut score;
@@ -831,10 +841,7 @@ impl<'a> Search<'a> {
             }
             let extension = if singular > 0 { 1 } else { check + singular };
             let new_depth = depth - 1 + extension;
-            let child_key = hash_after(pos, key, m, &child);
-            self.tt.prefetch(self.tt_key(child_key));
-            self.keep_sums(ply, pos, Some(m));
-            self.keys.push(child_key);
+            self.enter(ply, pos, key, m, &child);
             self.played[ply] = Some(move_index(pos, m));
             let mut score;
             if searched == 0 {
@@ -1049,10 +1056,7 @@ impl<'a> Search<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = hash_after(pos, key, m, &child);
-            self.tt.prefetch(self.tt_key(child_key));
-            self.keep_sums(ply, pos, Some(m));
-            self.keys.push(child_key);
+            self.enter(ply, pos, key, m, &child);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
             self.keys.pop();
             if self.timer.is_stopped() {
