@@ -426,7 +426,21 @@ impl<'a> Search<'a> {
             if i == 0 {
                 score = -self.negamax(&child, new_depth, -b, -a, 1, true, true) + noise;
             } else {
-                score = -self.negamax(&child, new_depth, -a - 1, -a, 1, false, true) + noise;
+                // Late quiet moves at the root are reduced too, a ply less than inside the tree.
+                let mut r = 0;
+                if depth >= params::LMR_MIN_DEPTH
+                    && i >= params::LMR_MIN_MOVES
+                    && !check
+                    && !m.is_capture()
+                    && !m.is_promotion()
+                {
+                    r = (self.lmr[depth.min(params::MAX_DEPTH) as usize][i.min(63)] - params::ROOT_LMR_LESS)
+                        .clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(&child, new_depth - r, -a - 1, -a, 1, false, true) + noise;
+                if score > alpha && r > 0 && !self.timer.is_stopped() {
+                    score = -self.negamax(&child, new_depth, -a - 1, -a, 1, false, true) + noise;
+                }
                 if score > alpha && score < beta && !self.timer.is_stopped() {
                     score = -self.negamax(&child, new_depth, -b, -a, 1, true, true) + noise;
                 }
@@ -694,12 +708,59 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        let moves = pos.legal_moves();
+        // ProbCut: a capture that wins at least `PROBCUT_MARGIN` over beta by the static exchange, and still
+        // does in quiescence and then in a search `PROBCUT_REDUCTION` plies shallower, cuts the node (unless the
+        // table already knows a deep enough search that fell short of that).
+        let pc_beta = beta + params::PROBCUT_MARGIN;
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= params::PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && !entry.is_some_and(|e| {
+                e.depth > depth - params::PROBCUT_REDUCTION && score_from_tt(e.score, ply) < pc_beta
+            })
+        {
+            for &m in moves.iter() {
+                if !(m.is_capture() || m.promotion() == Some(Role::Queen)) {
+                    continue;
+                }
+                if !see_ge(pos, m, pc_beta - static_eval) {
+                    continue;
+                }
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                self.enter(ply, pos, key, m, &child);
+                self.played[ply] = Some(move_index(pos, m));
+                let mut score = -self.quiescence(&child, -pc_beta, -pc_beta + 1, ply + 1, 0);
+                if score >= pc_beta && !self.timer.is_stopped() {
+                    let d = depth - params::PROBCUT_REDUCTION;
+                    score = -self.negamax(&child, d, -pc_beta, -pc_beta + 1, ply + 1, false, true);
+                }
+                self.keys.pop();
+                if self.timer.is_stopped() {
+                    return 0;
+                }
+                if score >= pc_beta {
+                    let d = depth - params::PROBCUT_REDUCTION + 1;
+                    self.tt.store(
+                        self.tt_key(key),
+                        Some(m),
+                        score_to_tt(score, ply),
+                        raw_eval,
+                        d,
+                        Bound::Lower,
+                    );
+                    return score;
+                }
+            }
+        }
         // Internal iterative reduction: without a table move the ordering is poor; search shallower first.
         if depth >= params::IIR_MIN_DEPTH && tt_code.is_none() {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check {
                 -MATE + ply as i32
