@@ -176,6 +176,19 @@ pub const SEE_CAPTURE_MARGIN: i32 = 90;
 pub const SEE_QUIET_MARGIN: i32 = 60;
 /// Chess quiet-move history is kept within +-this (gravity: a bonus shrinks as the entry nears the bound).
 pub const CHESS_HISTORY_MAX: i32 = 16_384;
+/// A cut by a quiet move moves its history entries (its own and its continuation entries) by this times the depth
+/// squared, at most [`QUIET_HISTORY_BONUS_MAX`] (and the quiet moves tried before it by as much the other way).
+/// Until the twenty-fifth session the bonus was the depth squared alone, so that entries stayed in the hundreds
+/// and the history's part in the reductions ([`LMR_HISTORY_DIVISOR`]) hardly ever came into play.
+pub const QUIET_HISTORY_BONUS: i32 = 32;
+/// See [`QUIET_HISTORY_BONUS`].
+pub const QUIET_HISTORY_BONUS_MAX: i32 = 1600;
+/// History pruning: up to this depth, at a node that is not a PV node and not in check, a quiet move that gives
+/// no check and whose history score (its own and continuation entries) is below `-HISTORY_PRUNE_MARGIN * depth`
+/// is not searched.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
+/// See [`HISTORY_PRUNE_MAX_DEPTH`].
+pub const HISTORY_PRUNE_MARGIN: i32 = 4000;
 /// Capture history counts this many times less than the victim's value (times 16) in the order of captures.
 pub const CAPTURE_HISTORY_DIVISOR: i32 = 4;
 /// A cut by a capture moves its capture-history entry by this times (depth + 1) squared, at most

@@ -837,17 +837,19 @@ impl<'a> Search<'a> {
                 continue;
             }
             let quiet = !m.is_capture() && !m.is_promotion();
-            // Futility and late-move pruning of quiet moves near the leaves (not of checks). Whether a move
-            // checks is found from the board where it can be, so most pruned moves cost no copy of the position;
-            // castling is played first. (Looked at before the exchange below, which is dearer: a move either
-            // rule prunes is pruned whatever the other says.)
+            // Futility, late-move and history pruning of quiet moves near the leaves (not of checks). Whether a
+            // move checks is found from the board where it can be, so most pruned moves cost no copy of the
+            // position; castling is played first. (Looked at before the exchange below, which is dearer: a move
+            // either rule prunes is pruned whatever the other says.)
             let prunable = quiet
                 && !in_check
                 && !pv_node
                 && best > -MATE_BOUND
                 && ((depth <= params::FUTILITY_MAX_DEPTH
                     && eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha)
-                    || (depth <= params::LMP_MAX_DEPTH && quiets.len() >= lmp_count));
+                    || (depth <= params::LMP_MAX_DEPTH && quiets.len() >= lmp_count)
+                    || (depth <= params::HISTORY_PRUNE_MAX_DEPTH
+                        && order < -params::HISTORY_PRUNE_MARGIN * depth));
             if prunable && gives_check(pos, m) == Some(false) {
                 continue;
             }
@@ -1006,7 +1008,7 @@ impl<'a> Search<'a> {
         if let Some(e) = earlier[0] {
             self.history.counters[e] = Some(m);
         }
-        let bonus = (depth * depth).min(params::CHESS_HISTORY_MAX);
+        let bonus = (params::QUIET_HISTORY_BONUS * depth * depth).min(params::QUIET_HISTORY_BONUS_MAX);
         for &q in tried {
             let index = move_index(pos, q);
             let delta = if q == m { bonus } else { -bonus };
