@@ -343,7 +343,7 @@ pub const MOPUP_CLOSE: i32 = 4;
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Draughts levels. Easy: two plies plus the forced captures, with noise, so it sees a piece hanging now but
-/// walks into two-move shots; medium: four plies, a little noise; hard: everything the time allows.
+/// walks into two-move shots; medium: five plies, a little noise; hard: everything the time allows.
 pub const fn draughts_level(level: Level) -> LevelParams {
     match level {
         Level::Easy => LevelParams {

@@ -111,6 +111,9 @@ pub struct Request {
     pub stop: Arc<AtomicBool>,
     /// Seed of the random choices of the easy and medium levels; `None` seeds from the clock.
     pub seed: Option<u64>,
+    /// Draughts: whether a capture, when there is one, must be made (the table's option; `true` by default). When
+    /// it is `false` the moves may decline captures and the engine weighs declining them. Other games ignore it.
+    pub mandatory_capture: bool,
 }
 
 impl Request {
@@ -124,6 +127,7 @@ impl Request {
             limit,
             stop: Arc::new(AtomicBool::new(false)),
             seed: None,
+            mandatory_capture: true,
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::clock::Clock;
 use crate::games::{GameSetup, Step, replay};
 use parlor_ai::{AiError, Limit};
-use parlor_game::GameKind;
+use parlor_game::{AnyGame, GameKind};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -63,6 +63,28 @@ pub fn choose(request: &Request) -> Option<String> {
     if legal.is_empty() {
         return None;
     }
+    match parlor_ai::choose(&engine_request(request, &game)) {
+        Ok(choice) if legal.iter().any(|m| m.wire == choice.wire) => Some(choice.wire),
+        Ok(choice) => {
+            tracing::error!(wire = %choice.wire, "the engine chose a move the rules do not list");
+            None
+        }
+        Err(AiError::Unsupported(kind)) => {
+            // No engine for this game in this build: a legal move at random keeps the table going.
+            tracing::warn!(%kind, "no engine for this game; playing a random legal move");
+            Some(legal[rand::random_range(0..legal.len())].wire.clone())
+        }
+        Err(e) => {
+            // The table must not stall: an engine failure still plays a legal move, and is logged.
+            tracing::error!(error = %e, "the engine failed; playing a random legal move");
+            Some(legal[rand::random_range(0..legal.len())].wire.clone())
+        }
+    }
+}
+
+/// What the engine is asked: the game from its start (or from `game`, its current position, when an event that is
+/// not a move changed it), the table's options, the level and the budget.
+fn engine_request(request: &Request, game: &AnyGame) -> parlor_ai::Request {
     let moves: Vec<String> = request
         .steps
         .iter()
@@ -85,21 +107,50 @@ pub fn choose(request: &Request) -> Option<String> {
     ai.start = start;
     ai.moves = moves;
     ai.stop = request.stop.clone();
-    match parlor_ai::choose(&ai) {
-        Ok(choice) if legal.iter().any(|m| m.wire == choice.wire) => Some(choice.wire),
-        Ok(choice) => {
-            tracing::error!(wire = %choice.wire, "the engine chose a move the rules do not list");
-            None
-        }
-        Err(AiError::Unsupported(kind)) => {
-            // No engine for this game in this build: a legal move at random keeps the table going.
-            tracing::warn!(%kind, "no engine for this game; playing a random legal move");
-            Some(legal[rand::random_range(0..legal.len())].wire.clone())
-        }
-        Err(e) => {
-            // The table must not stall: an engine failure still plays a legal move, and is logged.
-            tracing::error!(error = %e, "the engine failed; playing a random legal move");
-            Some(legal[rand::random_range(0..legal.len())].wire.clone())
-        }
+    ai.mandatory_capture = request.setup.mandatory_capture;
+    ai
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// A draughts table where capturing is optional: once a player has declined a capture, the engine still
+    /// replays the game and answers (it used to refuse the declined capture and leave the table to random moves).
+    #[test]
+    fn the_engine_plays_on_after_a_declined_capture() {
+        let setup = GameSetup {
+            game: "draughts/english".to_owned(),
+            start: None,
+            first: 0,
+            mandatory_capture: false,
+            move_limit: None,
+        };
+        // Black's 12-16 declines 15x22.
+        let steps: Vec<Step> = ["11-15", "22-18", "12-16"]
+            .into_iter()
+            .map(|w| Step::Move(w.to_owned()))
+            .collect();
+        let request = Request {
+            kind: setup.kind().unwrap(),
+            setup,
+            steps,
+            level: Level::Medium,
+            budget: Duration::from_millis(50),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let game = replay(&request.setup, &request.steps).unwrap();
+        let ai = engine_request(&request, &game);
+        assert!(!ai.mandatory_capture);
+        let choice = parlor_ai::choose(&ai).unwrap();
+        assert!(
+            game.legal_moves().iter().any(|m| m.wire == choice.wire),
+            "{choice:?}"
+        );
+        assert_eq!(
+            choose(&request).map(|w| game.legal_moves().iter().any(|m| m.wire == w)),
+            Some(true)
+        );
     }
 }

@@ -239,8 +239,12 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                 req.stop = Arc::clone(&stop);
                 let (engine, out) = (Arc::clone(&engine), Arc::clone(&out));
                 let search = std::thread::spawn(move || {
-                    let root =
-                        crate::draughts::Root::new(DraughtsVariant::International, &req.start, &req.moves);
+                    let root = crate::draughts::Root::new(
+                        DraughtsVariant::International,
+                        &req.start,
+                        &req.moves,
+                        req.mandatory_capture,
+                    );
                     let print = |line: String| {
                         if let Ok(mut o) = out.lock() {
                             let _ = writeln!(o, "{line}");

@@ -7,7 +7,8 @@
 //! - [`hub`]: the Hub protocol of Scan (`parlor hub`, International draughts).
 //! - `search`: iterative deepening, PVS, capture search.
 //!
-//! Capturing is taken to be mandatory (the default of every table); a [`Request`] cannot yet say otherwise.
+//! Capturing is mandatory unless the request says otherwise ([`Request::mandatory_capture`], a table option):
+//! then the moves of the game may decline captures, and the search weighs declining them.
 
 pub mod arena;
 pub mod bench;
@@ -36,16 +37,23 @@ pub struct Root {
 }
 
 impl Root {
-    /// The position after `moves` (PDN) from `start` (PDN FEN; empty for the variant's start).
+    /// The position after `moves` (PDN) from `start` (PDN FEN; empty for the variant's start), with capturing
+    /// mandatory or not.
     ///
     /// # Errors
     /// [`AiError::BadPosition`] or [`AiError::BadMove`].
-    pub fn new(variant: DraughtsVariant, start: &str, moves: &[String]) -> Result<Root, AiError> {
-        let mut pos = if start.trim().is_empty() || start.trim() == "startpos" {
+    pub fn new(
+        variant: DraughtsVariant,
+        start: &str,
+        moves: &[String],
+        mandatory_capture: bool,
+    ) -> Result<Root, AiError> {
+        let pos = if start.trim().is_empty() || start.trim() == "startpos" {
             Position::start(variant)
         } else {
             Position::from_fen(variant, start.trim()).map_err(|e| AiError::BadPosition(e.to_string()))?
         };
+        let mut pos = pos.with_mandatory_capture(mandatory_capture);
         let mut keys = vec![pos.hash()];
         for (index, wire) in moves.iter().enumerate() {
             let m = pos.parse_move(wire.trim()).map_err(|e| AiError::BadMove {
@@ -107,7 +115,7 @@ impl DraughtsEngine {
         let parlor_game::GameKind::Draughts(variant) = req.kind else {
             return Err(AiError::Unsupported(req.kind));
         };
-        let root = Root::new(variant, &req.start, &req.moves)?;
+        let root = Root::new(variant, &req.start, &req.moves, req.mandatory_capture)?;
         let lp = params::draughts_level(req.level);
         let timer = Timer::started_at(
             start,
@@ -229,6 +237,52 @@ mod tests {
         );
     }
 
+    fn best_with_rule(fen: &str, depth: u32, mandatory_capture: bool) -> Choice {
+        let mut req = Request::new(
+            GameKind::Draughts(DraughtsVariant::English),
+            Level::Hard,
+            Limit::Depth(depth),
+        );
+        req.start = fen.to_owned();
+        req.mandatory_capture = mandatory_capture;
+        DraughtsEngine::new()
+            .choose_since(Instant::now(), &req, &mut |_| {})
+            .unwrap()
+    }
+
+    #[test]
+    fn optional_capture_games_replay_and_losing_captures_are_declined() {
+        let v = DraughtsVariant::English;
+        // Black declines 15x22 with 12-16: a move only where capturing is optional.
+        let moves = ["11-15", "22-18", "12-16"].map(String::from);
+        assert!(matches!(
+            Root::new(v, "", &moves, true),
+            Err(AiError::BadMove { index: 2, .. })
+        ));
+        let root = Root::new(v, "", &moves, false).unwrap();
+        assert!(!root.pos.is_capture_mandatory());
+        let mut req = Request::new(GameKind::Draughts(v), Level::Hard, Limit::Depth(6));
+        req.moves = moves.to_vec();
+        req.mandatory_capture = false;
+        let c = DraughtsEngine::new()
+            .choose_since(Instant::now(), &req, &mut |_| {})
+            .unwrap();
+        assert!(root.pos.parse_move(&c.wire).is_ok(), "{c:?}");
+
+        // White's only capture, 22x15, is retaken by the double jump 11x27 (over 15 and 23): forced, it loses a
+        // man; optional, 23-19 keeps the material as it is.
+        let fen = "W:W22,23,25:B1,8,11,14,18";
+        let forced = best_with_rule(fen, 8, true);
+        assert!(forced.wire.contains('x'), "{forced:?}");
+        let free = best_with_rule(fen, 8, false);
+        assert!(!free.wire.contains('x'), "{free:?}");
+        let cp = |c: &Choice| match c.score {
+            Score::Cp(s) => s,
+            Score::Mate(n) => n.signum() * 100_000,
+        };
+        assert!(cp(&free) > cp(&forced) + 50, "{forced:?} {free:?}");
+    }
+
     #[test]
     fn every_variant_answers_a_legal_move_quickly() {
         for v in DraughtsVariant::ALL {
@@ -252,11 +306,11 @@ mod tests {
     fn bad_input_and_finished_games_get_typed_errors() {
         let v = DraughtsVariant::English;
         assert!(matches!(
-            Root::new(v, "nonsense", &[]),
+            Root::new(v, "nonsense", &[], true),
             Err(AiError::BadPosition(_))
         ));
         assert!(matches!(
-            Root::new(v, "", &["9-14".to_owned(), "9-13".to_owned()]),
+            Root::new(v, "", &["9-14".to_owned(), "9-13".to_owned()], true),
             Err(AiError::BadMove { index: 1, .. })
         ));
         let mut req = Request::new(GameKind::Draughts(v), Level::Easy, Limit::Depth(2));

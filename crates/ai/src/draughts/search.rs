@@ -1,15 +1,30 @@
 //! The draughts search: iterative deepening over a principal-variation search (negamax alpha-beta with null
 //! windows after the first move), a transposition table, killer moves and a history table, late-move reductions
-//! of quiet moves, and a capture search at the horizon. Captures are forced, so a position with a capture is
-//! never evaluated: the capture search plays every capture until the position is quiet. (A forced-move extension,
-//! one ply more for a position with a single legal move, was tried: captures are forced so often that it
-//! multiplied the nodes of a 16-ply search from the English start by 27, 673 k to 18.5 M.)
+//! of quiet moves, and a capture search at the horizon. Where captures are forced (the rule of every variant, and
+//! the default of every table), a position with a capture is never evaluated: the capture search plays every
+//! capture until the position is quiet. Where a table makes them optional, the side to move may also stand on the
+//! evaluation instead of capturing, as in a chess quiescence search. (A forced-move extension, one ply more for a
+//! position with a single legal move, was tried: captures are forced so often that it multiplied the nodes of a
+//! 16-ply search from the English start by 27, 673 k to 18.5 M.)
 
 use super::eval::{Geometry, evaluate};
 use crate::clock::Timer;
 use crate::params::{self, LevelParams};
 use crate::tt::{Bound, Tt, score_from_tt, score_to_tt};
 use parlor_draughts::{Move, Position};
+
+/// Mixed into the table's keys when captures are optional, so that an engine kept from one table to another never
+/// reads a result searched under the other rule.
+const OPTIONAL_CAPTURE_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The transposition table's key of a position: its hash, and whether capturing is mandatory.
+fn tt_key(pos: &Position) -> u64 {
+    if pos.is_capture_mandatory() {
+        pos.hash()
+    } else {
+        pos.hash() ^ OPTIONAL_CAPTURE_KEY
+    }
+}
 
 /// The history table: a bonus per (from, to) square pair for quiet moves that caused cut-offs.
 pub(crate) type History = [[i32; 51]; 51];
@@ -278,7 +293,7 @@ impl<'a> Search<'a> {
         let mut seen = vec![pos.hash()];
         let mut legal = Vec::new();
         while pv.len() < max {
-            let Some(m) = self.tt.probe(pos.hash()).and_then(|e| e.mv) else {
+            let Some(m) = self.tt.probe(tt_key(&pos)).and_then(|e| e.mv) else {
                 break;
             };
             legal.clear();
@@ -327,7 +342,7 @@ impl<'a> Search<'a> {
             return 0;
         }
         let alpha0 = alpha;
-        let key = pos.hash();
+        let key = tt_key(pos);
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry
@@ -442,8 +457,8 @@ impl<'a> Search<'a> {
         best_score
     }
 
-    /// The capture search: a position with a capture plays every capture (they are forced); a quiet one is
-    /// evaluated.
+    /// The capture search: a position with a capture plays every capture; a quiet one is evaluated. Where
+    /// captures are optional the side to move may instead stand on the evaluation (it could play a quiet move).
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if self.stopped() {
@@ -452,6 +467,14 @@ impl<'a> Search<'a> {
         if ply >= params::MAX_PLY || !pos.has_capture() {
             return evaluate(pos, self.geo);
         }
+        let mut best = -params::INFINITY;
+        if !pos.is_capture_mandatory() {
+            best = evaluate(pos, self.geo);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         pos.legal_moves_into(&mut moves);
@@ -459,8 +482,10 @@ impl<'a> Search<'a> {
             self.buffers[ply] = moves;
             return -params::MATE + ply as i32;
         }
-        let mut best = -params::INFINITY;
         for &m in &moves {
+            if !m.is_capture() {
+                continue;
+            }
             let mut child = *pos;
             child.play_unchecked(m);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
