@@ -49,6 +49,12 @@ mod limit {
     pub(super) const REPETITIONS: usize = 3;
 }
 
+/// Plies without a capture and with only kings moving after which a game of `variant` is drawn
+/// (`EndReason::NoProgress`), or `None` where the variant has no such rule (Pool).
+pub const fn no_progress_plies(variant: DraughtsVariant) -> Option<u32> {
+    limit::no_progress(variant)
+}
+
 /// Which FMJD endgame limit applies to the material on the board (International draughts only).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Endgame {

@@ -28,7 +28,7 @@ pub mod position;
 
 pub use board::Color;
 pub use fen::FenError;
-pub use game::{Game, Options};
+pub use game::{Game, Options, no_progress_plies};
 pub use moves::{Move, MoveList};
 pub use notation::PdnMove;
 pub use parlor_game::DraughtsVariant;

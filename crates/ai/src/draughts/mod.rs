@@ -284,6 +284,39 @@ mod tests {
     }
 
     #[test]
+    fn the_no_progress_rule_draws_a_won_ending_with_too_few_plies_left() {
+        // Two kings against one: won, but no capture is possible in White's next move.
+        let pos = Position::from_fen(DraughtsVariant::English, "W:WK14,K19:BK32").unwrap();
+        let score = |quiet_plies: u64| {
+            // The hashes of the game since the last capture or man move (made up: only their number counts here).
+            let mut keys: Vec<u64> = (1..=quiet_plies)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .collect();
+            keys.push(pos.hash());
+            let root = Root { pos, keys };
+            let limit = Limit::Depth(10);
+            let timer = Timer::started_at(
+                Instant::now(),
+                Budget::new(&limit, 1000),
+                Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            );
+            DraughtsEngine::new()
+                .search(&root, Level::Hard, &limit, timer, Some(1), &mut |_| {})
+                .unwrap()
+                .score
+        };
+        let fresh = score(0);
+        assert!(
+            matches!(fresh, Score::Mate(n) if n > 0) || matches!(fresh, Score::Cp(s) if s > 100),
+            "{fresh:?}"
+        );
+        // 38 quiet plies already: the 40th comes after Black's reply, a draw whatever White plays.
+        assert_eq!(score(38), Score::Cp(0));
+        // 20 quiet plies: twenty left, and the win is still there.
+        assert!(matches!(score(20), Score::Mate(n) if n > 0) || matches!(score(20), Score::Cp(s) if s > 100));
+    }
+
+    #[test]
     fn every_variant_answers_a_legal_move_quickly() {
         for v in DraughtsVariant::ALL {
             for level in Level::ALL {

@@ -5,7 +5,9 @@
 //! capture until the position is quiet. Where a table makes them optional, the side to move may also stand on the
 //! evaluation instead of capturing, as in a chess quiescence search. (A forced-move extension, one ply more for a
 //! position with a single legal move, was tried: captures are forced so often that it multiplied the nodes of a
-//! 16-ply search from the English start by 27, 673 k to 18.5 M.)
+//! 16-ply search from the English start by 27, 673 k to 18.5 M.) Draws: a repetition of any position of the game
+//! or the line since the last capture or man move, and the variant's no-progress rule (English 40 plies,
+//! International 50, Russian 30), counted from the game's moves; not the International endgame limits.
 
 use super::eval::{Geometry, evaluate};
 use crate::clock::Timer;
@@ -53,6 +55,8 @@ pub(crate) struct Search<'a> {
     /// For each entry of `keys`, the index where the positions it could repeat start (after the last capture or
     /// man move).
     since: Vec<usize>,
+    /// Plies without a capture or a man move after which the variant's game is drawn (`usize::MAX`: no such rule).
+    no_progress: usize,
     /// One move buffer per ply (no allocation in the search).
     buffers: Vec<Vec<Move>>,
     /// Late-move reductions by depth and move number.
@@ -81,6 +85,7 @@ impl<'a> Search<'a> {
             killers: vec![[None; 2]; params::MAX_PLY + 2],
             keys,
             since,
+            no_progress: parlor_draughts::no_progress_plies(geo.variant).map_or(usize::MAX, |n| n as usize),
             buffers: (0..params::MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             lmr: Box::new(std::array::from_fn(|d| {
                 std::array::from_fn(|n| {
@@ -132,6 +137,12 @@ impl<'a> Search<'a> {
             }
             i -= 2;
         }
+    }
+
+    /// Plies since the last capture or man move, up to the position now on top of `keys`.
+    fn quiet_plies(&self) -> usize {
+        // `since[i] <= i` for every entry.
+        self.since.last().map_or(0, |&from| self.since.len() - 1 - from)
     }
 
     fn push(&mut self, pos: &Position, m: Move, child: &Position) {
@@ -332,6 +343,10 @@ impl<'a> Search<'a> {
     /// Principal-variation search; the score is for the side to move.
     fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv: bool) -> i32 {
         if self.is_repetition() {
+            return params::DRAW;
+        }
+        // The no-progress rule draws, unless the side to move has no move (then it has lost).
+        if self.quiet_plies() >= self.no_progress && !pos.legal_moves().is_empty() {
             return params::DRAW;
         }
         if depth <= 0 || ply >= params::MAX_PLY {
