@@ -3,8 +3,9 @@
 //! score no more. The paranoid search sees the root seat's value minus the mean of its opponents'.
 
 use crate::params;
+use parlor_chess4::game::DRAW_POINTS;
 use parlor_chess4::{Position, Role, Square};
-use parlor_game::Seat;
+use parlor_game::{BySeat, Seat};
 
 /// Off the board in [`Grid`].
 const OFF: u8 = 0xFF;
@@ -155,7 +156,22 @@ pub fn relative(v: &[i32; 4], root: usize) -> i32 {
 /// The score of a finished game for `root`: its points against the others', and a large bonus per opponent it
 /// finished above, minus per opponent above it.
 pub fn terminal(pos: &Position, root: Seat) -> i32 {
-    let points = pos.points();
+    by_points(&pos.points(), root)
+}
+
+/// The score for `root` of the game drawn here (by repetition or the fifty-move rule): every live seat gets
+/// [`DRAW_POINTS`], and the game ends on the points as they then stand.
+pub fn drawn(pos: &Position, root: Seat) -> i32 {
+    let mut points = pos.points();
+    for s in Seat::range(4) {
+        if pos.is_live(s) {
+            points[s] += DRAW_POINTS;
+        }
+    }
+    by_points(&points, root)
+}
+
+fn by_points(points: &BySeat<i32>, root: Seat) -> i32 {
     let mine = points[root];
     let mut score = 0;
     let mut others = 0;

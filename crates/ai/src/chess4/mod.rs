@@ -28,27 +28,45 @@ use search::{History, Search};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// A position to search from and the positions of the game that led to it (for repetitions).
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The position.
+    pub pos: Position,
+    /// Repetition keys (`Position::repetition_key`) of the positions since the last capture or pawn move, this
+    /// one last.
+    pub keys: Vec<u64>,
+}
+
 /// The position to search from, after the start and the moves of a request.
 ///
 /// # Errors
 /// [`AiError::BadPosition`], [`AiError::BadMove`], or [`AiError::GameOver`] when the game has ended.
-pub fn root(start: &str, moves: &[String]) -> Result<Position, AiError> {
+pub fn root(start: &str, moves: &[String]) -> Result<Root, AiError> {
     let mut game = if start.trim().is_empty() || start.trim() == "startpos" {
         Game::new(Options::default())
     } else {
         Game::from_fen4(start.trim(), None).map_err(|e| AiError::BadPosition(e.to_string()))?
     };
+    let mut keys = vec![game.position().repetition_key()];
     for (index, wire) in moves.iter().enumerate() {
         game.play(wire).map_err(|e| AiError::BadMove {
             index,
             wire: wire.clone(),
             reason: e.to_string(),
         })?;
+        if game.position().halfmove_clock() == 0 {
+            keys.clear();
+        }
+        keys.push(game.position().repetition_key());
     }
     if !game.outcome().is_running() {
         return Err(AiError::GameOver);
     }
-    Ok(game.position().clone())
+    Ok(Root {
+        pos: game.position().clone(),
+        keys,
+    })
 }
 
 /// A four-player engine that keeps its transposition table and history between moves.
@@ -90,23 +108,23 @@ impl Chess4Engine {
         req: &Request,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
-        let pos = root(&req.start, &req.moves)?;
+        let root = root(&req.start, &req.moves)?;
         let lp = params::chess4_level(req.level);
         let timer = Timer::started_at(
             start,
             Budget::new(&req.limit, lp.time_permille),
             Arc::clone(&req.stop),
         );
-        self.search(&pos, req.level, &req.limit, timer, req.seed, report)
+        self.search(&root, req.level, &req.limit, timer, req.seed, report)
     }
 
-    /// Searches a position with a running timer.
+    /// Searches a root with a running timer.
     ///
     /// # Errors
     /// [`AiError::GameOver`] when the seat to move has no legal move.
     pub fn search(
         &mut self,
-        pos: &Position,
+        root: &Root,
         level: Level,
         limit: &Limit,
         timer: Timer,
@@ -114,6 +132,7 @@ impl Chess4Engine {
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
         let lp = params::chess4_level(level);
+        let pos = &root.pos;
         let moves: Vec<Move> = pos.legal_moves().to_vec();
         if moves.is_empty() {
             return Err(AiError::GameOver);
@@ -124,7 +143,14 @@ impl Chess4Engine {
             .map(|_| rng.below(lp.noise as u64 + 1) as i32)
             .collect();
         let root_seat = pos.turn();
-        let mut search = Search::new(&mut self.tt, &mut self.history, timer, lp, root_seat);
+        let mut search = Search::new(
+            &mut self.tt,
+            &mut self.history,
+            timer,
+            lp,
+            root_seat,
+            root.keys.clone(),
+        );
         let to_choice = |depth: i32, score: i32, m: Move, nodes: u64, elapsed| {
             Choice::from_line(
                 vec![pos.move_notation(m)],
@@ -198,6 +224,61 @@ mod tests {
             game.play("h2-h4").unwrap();
             assert!(game.play(&c.wire).is_ok(), "{level}: {c:?}");
         }
+    }
+
+    /// The start position with other points and half-move clock (FEN4 fields 5 and 6).
+    fn start_with(points: &str, halfmove: u32) -> String {
+        let start = Game::new(Options::default()).position_text();
+        let mut fields: Vec<String> = start.split('-').map(str::to_owned).collect();
+        fields[4] = points.to_owned();
+        fields[5] = halfmove.to_string();
+        fields.join("-")
+    }
+
+    fn hard_at_depth(start: &str, moves: &[&str], depth: u32) -> Choice {
+        let mut req = Request::new(GameKind::Chess4, Level::Hard, Limit::Depth(depth));
+        req.start = start.to_owned();
+        req.moves = moves.iter().map(|&m| m.to_owned()).collect();
+        Chess4Engine::new()
+            .choose_since(Instant::now(), &req, &mut |_| {})
+            .unwrap()
+    }
+
+    fn cp(c: &Choice) -> i32 {
+        match c.score {
+            Score::Cp(s) => s,
+            Score::Mate(_) => unreachable!("four-player scores are points"),
+        }
+    }
+
+    /// Red leads by 30 points: a draw now (10 points to each live seat, and the game over) puts it first, which is
+    /// worth far more than anything a short search sees otherwise (three places above, 3 x `CHESS4_PLACE`).
+    const FIRST: i32 = 3 * params::CHESS4_PLACE;
+
+    #[test]
+    fn the_fifty_move_rule_ends_the_game_for_the_side_ahead() {
+        // 199 plies without a capture or pawn move: Red's piece move is the 200th, 50 for each of four seats.
+        let now = hard_at_depth(&start_with("30,0,0,0", 199), &[], 3);
+        assert!(cp(&now) > FIRST, "{now:?}");
+        let piece = now.wire.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+        assert!(piece, "a pawn move would reset the count: {now:?}");
+        let later = hard_at_depth(&start_with("30,0,0,0", 0), &[], 3);
+        assert!(cp(&later) < FIRST, "{later:?}");
+    }
+
+    #[test]
+    fn a_repetition_of_the_game_is_a_draw_the_search_sees() {
+        // Four knights out and back: the start again, Red to move; Nj1-i3 now repeats the position after it.
+        let out_and_back = [
+            "Nj1-i3", "Na5-c6", "Nj14-i12", "Nn5-l6", "Ni3-j1", "Nc6-a5", "Ni12-j14", "Nl6-n5",
+        ];
+        let start = start_with("30,0,0,0", 0);
+        let again = hard_at_depth(&start, &out_and_back, 2);
+        assert_eq!(again.wire, "Nj1-i3", "{again:?}");
+        assert!(cp(&again) > FIRST, "{again:?}");
+        // The same position without that history: no draw within reach.
+        let fresh = hard_at_depth(&start, &[], 2);
+        assert!(cp(&fresh) < FIRST, "{fresh:?}");
     }
 
     #[test]

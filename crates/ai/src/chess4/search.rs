@@ -2,12 +2,15 @@
 //! games", AAAI 2000): the root seat maximises its evaluation and the three others are assumed to minimise it, so
 //! the game becomes two-player and alpha-beta applies. Iterative deepening, a transposition table keyed by the
 //! position, the points and the root seat, killer and history move ordering, and a short capture search at the
-//! horizon (every seat may stand pat).
+//! horizon (every seat may stand pat). Draws (each live seat scores [`parlor_chess4::game::DRAW_POINTS`] and the
+//! game ends): a repetition of any position since the last capture or pawn move, of the game or the line, and the
+//! fifty-move rule. The table's move limit is not seen.
 
-use super::eval::{evaluate, terminal};
+use super::eval::{drawn, evaluate, terminal};
 use crate::clock::Timer;
 use crate::params::{self, LevelParams};
 use crate::tt::{Bound, Tt};
+use parlor_chess4::game::FIFTY_MOVES;
 use parlor_chess4::{Move, MoveKind, MoveList, Position};
 use parlor_game::Seat;
 
@@ -55,18 +58,24 @@ pub(crate) struct Search<'a> {
     root: Seat,
     killers: Vec<[Option<Move>; 2]>,
     buffers: Vec<MoveList>,
+    /// Repetition keys of the positions of the game and of the current line.
+    keys: Vec<u64>,
+    /// Where in `keys` the positions since the last capture or pawn move start (none before can come again).
+    since: usize,
     /// Nodes searched.
     pub nodes: u64,
 }
 
 impl<'a> Search<'a> {
-    /// A search for the seat to move at the root.
+    /// A search for the seat to move at the root, with the repetition keys of the game since its last capture or
+    /// pawn move (the root's last).
     pub fn new(
         tt: &'a mut Tt<Move>,
         history: &'a mut History,
         timer: Timer,
         lp: LevelParams,
         root: Seat,
+        keys: Vec<u64>,
     ) -> Search<'a> {
         Search {
             tt,
@@ -76,6 +85,8 @@ impl<'a> Search<'a> {
             root,
             killers: vec![[None; 2]; params::MAX_PLY + 2],
             buffers: (0..params::MAX_PLY + 2).map(|_| MoveList::default()).collect(),
+            keys,
+            since: 0,
             nodes: 0,
         }
     }
@@ -93,14 +104,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The table key: the position, the points (they change the evaluation) and the root seat.
-    fn key(&self, pos: &Position) -> u64 {
+    /// The table key: the position (its `repetition_key`), the points (they change the evaluation) and the root
+    /// seat.
+    fn key(&self, pos: &Position, repetition_key: u64) -> u64 {
         let p = pos.points();
         let packed = p
             .as_slice()
             .iter()
             .fold(0u64, |acc, &x| (acc << 16) ^ (x as u16 as u64));
-        pos.repetition_key() ^ mix(packed ^ ((self.root.index() as u64) << 62))
+        repetition_key ^ mix(packed ^ ((self.root.index() as u64) << 62))
     }
 
     /// Runs iterative deepening over the root's legal `moves` (not empty), each with a fixed random bonus.
@@ -195,8 +207,9 @@ impl<'a> Search<'a> {
         self.history[sq(m.from)][sq(m.to)]
     }
 
-    /// Paranoid alpha-beta: the score is always the root seat's; its nodes maximise, the others minimise.
-    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    /// Paranoid alpha-beta: the score is always the root seat's; its nodes maximise, the others minimise. Keeps
+    /// the line's repetition keys around [`Search::node`].
+    fn search(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if pos.is_over() {
             return terminal(pos, self.root);
         }
@@ -204,15 +217,46 @@ impl<'a> Search<'a> {
             // Out of the game: its points are final, whatever the others do.
             return evaluate(pos, self.root);
         }
+        let repetition_key = pos.repetition_key();
+        let since = if pos.halfmove_clock() == 0 {
+            self.keys.len()
+        } else {
+            self.since
+        };
+        // The game's draw rules, after the decisions of the position (as the rules order them). A position seen
+        // before on the line or in the game is taken as drawn (as chess engines take a repetition).
+        if self.keys[since..].contains(&repetition_key)
+            || pos.halfmove_clock() >= FIFTY_MOVES * pos.live_count()
+        {
+            return drawn(pos, self.root);
+        }
         if depth <= 0 || ply >= params::MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
+        let outer = std::mem::replace(&mut self.since, since);
+        self.keys.push(repetition_key);
+        let score = self.node(pos, repetition_key, depth, alpha, beta, ply);
+        self.keys.pop();
+        self.since = outer;
+        score
+    }
+
+    /// The body of [`Search::search`] for a position that is neither decided nor drawn.
+    fn node(
+        &mut self,
+        pos: &Position,
+        repetition_key: u64,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.nodes += 1;
         if self.stopped() {
             return 0;
         }
         let maximising = pos.turn() == self.root;
-        let key = self.key(pos);
+        let key = self.key(pos, repetition_key);
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry
