@@ -3,8 +3,8 @@
 //! the game becomes two-player and alpha-beta applies. Iterative deepening, a transposition table keyed by the
 //! position, the points and the root seat, killer and history move ordering, and a short capture search at the
 //! horizon (every seat may stand pat). Draws (each live seat scores [`parlor_chess4::game::DRAW_POINTS`] and the
-//! game ends): a repetition of any position since the last capture or pawn move, of the game or the line, and the
-//! fifty-move rule. The table's move limit is not seen.
+//! game ends): a repetition of any position since the last capture or pawn move, of the game or the line (above
+//! the horizon), and the fifty-move rule. The table's move limit is not seen.
 
 use super::eval::{drawn, evaluate, terminal};
 use crate::clock::Timer;
@@ -217,21 +217,23 @@ impl<'a> Search<'a> {
             // Out of the game: its points are final, whatever the others do.
             return evaluate(pos, self.root);
         }
+        // The game's draw rules, after the decisions of the position (as the rules order them).
+        if pos.halfmove_clock() >= FIFTY_MOVES * pos.live_count() {
+            return drawn(pos, self.root);
+        }
+        if depth <= 0 || ply >= params::MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        // A position seen before on the line or in the game is taken as drawn (as chess engines take a
+        // repetition). Looked at where the key is needed anyway for the table, not at the horizon.
         let repetition_key = pos.repetition_key();
         let since = if pos.halfmove_clock() == 0 {
             self.keys.len()
         } else {
             self.since
         };
-        // The game's draw rules, after the decisions of the position (as the rules order them). A position seen
-        // before on the line or in the game is taken as drawn (as chess engines take a repetition).
-        if self.keys[since..].contains(&repetition_key)
-            || pos.halfmove_clock() >= FIFTY_MOVES * pos.live_count()
-        {
+        if self.keys[since..].contains(&repetition_key) {
             return drawn(pos, self.root);
-        }
-        if depth <= 0 || ply >= params::MAX_PLY {
-            return self.quiesce(pos, alpha, beta, ply, 0);
         }
         let outer = std::mem::replace(&mut self.since, since);
         self.keys.push(repetition_key);
