@@ -37,6 +37,12 @@ impl AnyStore {
         self.db().checkpoint_counts()
     }
 
+    /// The SQLite file this store made when it opened because there was none: a new, empty database, with a new
+    /// cookie key. `None` when the file was there already, in memory, and on PostgreSQL.
+    pub fn created_file(&self) -> Option<&std::path::Path> {
+        self.db().created_file()
+    }
+
     fn db(&self) -> &Db {
         match self {
             AnyStore::Sqlite(store) => store.db(),

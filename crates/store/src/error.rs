@@ -24,6 +24,12 @@ pub enum StoreError {
     /// A fencing token is stale: another node took the table over (see [`crate::Write::Fence`]).
     #[error("fenced: {0}")]
     Fenced(String),
+    /// The database file was deleted, replaced or made read-only while the server ran: nothing is written.
+    #[error("the store cannot write: {0}")]
+    Unwritable(String),
+    /// The store did not answer in time (a stalled disk or database); the write may still complete later.
+    #[error("the store did not answer within {0:?}")]
+    Timeout(std::time::Duration),
     /// The store, or its group-commit writer, has been shut down.
     #[error("the store is closed")]
     Closed,

@@ -13,6 +13,8 @@
 //!   `any_store.rs`: [`AnyStore`], the backend picked from the URL; `migration.rs`: the embedded
 //!   `migrations/` folder, applied at start-up on both backends.
 //! - `checkpoint.rs`: the background checkpointer of an SQLite file, so that commits seldom wait for one.
+//! - `file_guard.rs`: refuses writes once an SQLite file is deleted, replaced or made read-only under a running
+//!   server.
 //! - `group_commit.rs`: [`GroupCommit`], one writer task that commits the writes of many tables together.
 //! - `bench.rs`: [`bench::batch_commits`] and [`bench::closed_loop`], durable moves per second (`benches/commit.rs`).
 //!
@@ -32,6 +34,7 @@ mod any_store;
 pub mod bench;
 mod checkpoint;
 mod error;
+mod file_guard;
 mod group_commit;
 mod migration;
 mod postgres;

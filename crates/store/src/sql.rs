@@ -9,6 +9,7 @@ use sqlx::{AnyPool, Row};
 
 use crate::checkpoint::{CheckpointCounts, Checkpointer};
 use crate::error::StoreError;
+use crate::file_guard::FileGuard;
 use crate::migration::migrator;
 use crate::record::{
     ChatRecord, EventRecord, GameRecord, MoveRecord, Player, Rating, RatingChange, Relation, StoredGame,
@@ -63,6 +64,24 @@ mod tuning {
     pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
 }
 
+/// Whether a connection given back to the pool may be used again: only if it is outside any transaction.
+///
+/// A commit that fails with `SQLITE_FULL` or an I/O error may be rolled back by SQLite itself; sqlx's own rollback
+/// then fails, and its count of open transactions stays one too high. On such a connection the next `BEGIN`
+/// becomes a `SAVEPOINT` and its `COMMIT` a `RELEASE`, so later writes report success but are never made durable.
+/// A connection in that state (or any other left inside a transaction) is closed here, and the pool opens a fresh
+/// one for the next write. The ping first lets the connection finish the rollback its transaction queued when it
+/// was dropped.
+async fn still_clean(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
+    use sqlx::Connection as _;
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!("a database connection was left inside a transaction: closing it");
+        return Ok(false);
+    }
+    Ok(true)
+}
+
 /// The columns of `games`, in the order [`game_from_row`] reads them.
 macro_rules! game_columns {
     () => {
@@ -86,12 +105,16 @@ pub(crate) struct Db {
     backend: Backend,
     /// SQLite files only: copies the WAL back into the database beside the writer.
     checkpointer: Option<Arc<Checkpointer>>,
+    /// SQLite files only: refuses writes once the file is deleted, replaced or made read-only.
+    file: Option<Arc<FileGuard>>,
 }
 
 impl Db {
     /// Connects to an SQLite file (`sqlite://path?mode=rwc`), sets WAL and the durability, applies migrations.
     pub(crate) async fn open_sqlite(url: &str, durability: SqliteDurability) -> Result<Db, StoreError> {
         sqlx::any::install_default_drivers();
+        let path = FileGuard::path_of(url);
+        let existed = path.as_deref().is_some_and(FileGuard::exists);
         let synchronous: &'static str = match durability {
             SqliteDurability::ProcessCrash => "PRAGMA synchronous = NORMAL",
             SqliteDurability::PowerLoss => "PRAGMA synchronous = FULL",
@@ -102,6 +125,7 @@ impl Db {
             // Keep the one writer for good: its statement cache stays warm, and `:memory:` lives in it.
             .idle_timeout(None)
             .max_lifetime(None)
+            .after_release(|conn, _meta| Box::pin(still_clean(conn)))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     // journal_mode is kept in the file; set it before any reader connects.
@@ -144,6 +168,7 @@ impl Db {
             write,
             backend: Backend::Sqlite,
             checkpointer,
+            file: path.map(|path| Arc::new(FileGuard::new(path, !existed))),
         })
     }
 
@@ -153,6 +178,7 @@ impl Db {
         let pool = AnyPoolOptions::new()
             .max_connections(tuning::POSTGRES_CONNECTIONS)
             .acquire_timeout(tuning::ACQUIRE_TIMEOUT)
+            .after_release(|conn, _meta| Box::pin(still_clean(conn)))
             .connect(url)
             .await?;
         migrator().run(&pool).await?;
@@ -161,6 +187,7 @@ impl Db {
             write: pool,
             backend: Backend::Postgres,
             checkpointer: None,
+            file: None,
         })
     }
 
@@ -173,6 +200,19 @@ impl Db {
 
     pub(crate) fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The SQLite file this store made when it opened (there was none), if it did.
+    pub(crate) fn created_file(&self) -> Option<&std::path::Path> {
+        self.file.as_ref().filter(|f| f.created()).map(|f| f.path())
+    }
+
+    /// Refuses a write when the database file is gone, replaced or read-only (SQLite files only).
+    fn writable(&self) -> Result<(), StoreError> {
+        match &self.file {
+            Some(file) => file.check(),
+            None => Ok(()),
+        }
     }
 
     pub(crate) async fn close(&self) {
@@ -252,6 +292,7 @@ impl Db {
 
     pub(crate) async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), StoreError> {
         refuse_nul(&[id, nickname])?;
+        self.writable()?;
         let done = sqlx::query("UPDATE players SET nickname = $2 WHERE id = $1")
             .bind(id)
             .bind(nickname)
@@ -327,6 +368,7 @@ impl Db {
         if batch.is_empty() {
             return Ok(());
         }
+        self.writable()?;
         let mut tx = self.write.begin().await?;
         let mut rest = batch;
         while !rest.is_empty() {
@@ -495,6 +537,7 @@ impl Db {
         at_ms: i64,
     ) -> Result<ChatRecord, StoreError> {
         refuse_nul(&[table_id, player_id, text])?;
+        self.writable()?;
         let mut tx = self.write.begin().await?;
         let row = sqlx::query("UPDATE counters SET value = value + 1 WHERE name = 'chat' RETURNING value")
             .fetch_one(&mut *tx)
@@ -555,6 +598,7 @@ impl Db {
         on: bool,
     ) -> Result<(), StoreError> {
         refuse_nul(&[owner, other])?;
+        self.writable()?;
         let sql = if on {
             "INSERT INTO relations (owner, other, relation) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
         } else {
