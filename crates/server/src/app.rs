@@ -18,7 +18,7 @@ use axum::{Json, Router};
 use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 use parlor_game::{ExportInfo, GameKind};
 use parlor_protocol::{PlayerInfo, TableSpec};
-use parlor_store::{AnyStore, Player, Store, StoreError};
+use parlor_store::{AnyStore, Player, Store, StoreError, Write};
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -95,6 +95,14 @@ pub async fn run(
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
     let store = Arc::new(AnyStore::open(&config.database).await?);
+    if let Some(path) = store.created_file() {
+        tracing::warn!(
+            path = %path.display(),
+            "NEW DATABASE: there was no database file here, so an empty one was made, with a new cookie key: \
+             every player who visited before gets a new identity and no earlier game is here. If this is not a \
+             first start, stop the server and check --database"
+        );
+    }
     let key = cookie_key(&store).await?;
     let metrics = Arc::new(Metrics::default());
     let (persist, writer) = Persist::start((*store).clone(), metrics.clone());
@@ -174,25 +182,37 @@ pub async fn run(
     Ok(())
 }
 
-/// The player behind a request's cookie, if it carries a valid one.
-async fn player_of(hub: &Hub, jar: &SignedCookieJar) -> Option<PlayerInfo> {
-    let id = jar.get(COOKIE)?.value().to_owned();
-    match hub.store.player(&id).await {
-        Ok(Some(p)) => Some(PlayerInfo {
-            id: p.id,
-            name: p.nickname,
-        }),
-        Ok(None) => {
-            // A valid cookie whose player is unknown (a fresh database): make the player again.
+/// The player behind a request's cookie: `Ok(None)` without a valid cookie. A player is stored when it first
+/// opens a socket (a page view stores nothing), so a valid cookie whose player is unknown makes the player.
+///
+/// # Errors
+/// The store's error, or [`parlor_store::StoreError::Timeout`] when it does not answer in time.
+async fn player_of(hub: &Hub, jar: &SignedCookieJar) -> Result<Option<PlayerInfo>, StoreError> {
+    let Some(cookie) = jar.get(COOKIE) else {
+        return Ok(None);
+    };
+    let id = cookie.value().to_owned();
+    let patience = crate::persist::COMMIT_PATIENCE;
+    let found = tokio::time::timeout(patience, hub.store.player(&id))
+        .await
+        .map_err(|_| StoreError::Timeout(patience))??;
+    let player = match found {
+        Some(p) => p,
+        None => {
             let player = new_player(id);
-            hub.store.upsert_player(&player).await.ok()?;
-            Some(PlayerInfo {
-                id: player.id,
-                name: player.nickname,
-            })
+            tokio::time::timeout(
+                patience,
+                hub.persist.commit(vec![Write::UpsertPlayer(player.clone())]),
+            )
+            .await
+            .map_err(|_| StoreError::Timeout(patience))??;
+            player
         }
-        Err(_) => None,
-    }
+    };
+    Ok(Some(PlayerInfo {
+        id: player.id,
+        name: player.nickname,
+    }))
 }
 
 fn new_player(id: String) -> Player {
@@ -206,16 +226,12 @@ fn new_player(id: String) -> Player {
     }
 }
 
-async fn page(State(state): State<AppState>, jar: SignedCookieJar) -> Response {
+/// The web client; a first visit gets its identity cookie (the player is stored when its socket says hello).
+async fn page(jar: SignedCookieJar) -> Response {
     if jar.get(COOKIE).is_some() {
         return assets::index();
     }
-    let player = new_player(uuid::Uuid::new_v4().to_string());
-    if let Err(e) = state.hub.store.upsert_player(&player).await {
-        tracing::error!(error = %e, "could not create player");
-        return (StatusCode::SERVICE_UNAVAILABLE, "storage unavailable").into_response();
-    }
-    let cookie = Cookie::build((COOKIE, player.id))
+    let cookie = Cookie::build((COOKIE, uuid::Uuid::new_v4().to_string()))
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
@@ -233,7 +249,17 @@ async fn websocket(
     jar: SignedCookieJar,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let player = player_of(&state.hub, &jar).await;
+    let player = match player_of(&state.hub, &jar).await {
+        Ok(player) => player,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read or store a player");
+            return (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage unavailable; try again soon",
+            )
+                .into_response();
+        }
+    };
     let hub = state.hub.clone();
     upgrade
         .read_buffer_size(4096)
@@ -243,10 +269,19 @@ async fn websocket(
         .on_upgrade(move |socket| ws::serve(socket, hub, player))
 }
 
+/// `200 ok` when the store can be read and written; `503` with the reason otherwise (a full disk, a deleted or
+/// read-only database file, a database that does not answer).
 async fn healthz(State(state): State<AppState>) -> Response {
-    match state.hub.store.player("healthz").await {
-        Ok(_) => "ok".into_response(),
-        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+    let read = tokio::time::timeout(crate::persist::PROBE_TIMEOUT, state.hub.store.player("healthz")).await;
+    let unavailable = |reason: String| (StatusCode::SERVICE_UNAVAILABLE, reason).into_response();
+    match read {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => return unavailable(format!("the store cannot read: {e}")),
+        Err(_) => return unavailable("the store cannot read: it does not answer".to_owned()),
+    }
+    match state.hub.persist.probe().await {
+        Ok(()) => "ok".into_response(),
+        Err(reason) => unavailable(reason),
     }
 }
 

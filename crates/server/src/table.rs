@@ -1257,8 +1257,26 @@ impl Table {
         if ended {
             writes.extend(self.finish_writes().await);
         }
-        if let Err(e) = self.commit(writes).await {
-            tracing::error!(table = %self.id, error = %e, "could not store a move; refusing it");
+        let mut told_slow = false;
+        let stored = {
+            let commit = self.commit(writes);
+            tokio::pin!(commit);
+            tokio::select! {
+                result = &mut commit => result,
+                () = tokio::time::sleep(crate::persist::COMMIT_PATIENCE) => {
+                    // The player hears at once that the store is slow; the table still waits for the outcome,
+                    // since the move may yet be stored (then it is broadcast as usual).
+                    refuse(
+                        ErrorCode::Unavailable,
+                        "the server cannot store moves right now; your move waits".to_owned(),
+                    );
+                    told_slow = true;
+                    commit.await
+                }
+            }
+        };
+        if let Err(e) = stored {
+            tracing::debug!(table = %self.id, error = %e, "could not store a move; refusing it");
             if let Some(live) = self.game.as_mut() {
                 live.steps.pop();
                 if let Ok(game) = replay(&live.setup, &live.steps) {
@@ -1271,9 +1289,10 @@ impl Table {
                     ErrorCode::Unavailable,
                     "this table is moving to another server; try again in a moment".to_owned(),
                 ),
+                _ if told_slow => {}
                 _ => refuse(
-                    ErrorCode::Internal,
-                    "the move could not be stored; try again".to_owned(),
+                    ErrorCode::Unavailable,
+                    "the server cannot store moves right now; try again in a moment".to_owned(),
                 ),
             }
             return;
