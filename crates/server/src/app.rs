@@ -298,10 +298,24 @@ async fn metrics_text(State(state): State<AppState>) -> Response {
 struct Loaded {
     stored: parlor_store::StoredGame,
     players: Vec<String>,
+    /// Whether the game was played at a private table: shown only to those who sat.
+    private: bool,
+    /// The ids of the players who sat.
+    seated: Vec<String>,
     game: parlor_game::AnyGame,
     spec: TableSpec,
     /// The position after each move.
     positions: Vec<String>,
+}
+
+/// A stored game as `viewer` may see it: a game at a private table is "not found" for anyone who did not sit.
+async fn load_visible_game(hub: &Hub, jar: &SignedCookieJar, id: &str) -> Result<Loaded, Response> {
+    let loaded = load_game(hub, id).await?;
+    let viewer = jar.get(COOKIE).map(|c| c.value().to_owned());
+    if loaded.private && !viewer.is_some_and(|v| loaded.seated.contains(&v)) {
+        return Err((StatusCode::NOT_FOUND, "no such game").into_response());
+    }
+    Ok(loaded)
 }
 
 async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
@@ -352,32 +366,36 @@ async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
     let table = hub.store.table(&stored.game.table_id).await.ok().flatten();
     let spec = table
         .and_then(|t| serde_json::from_str::<crate::table::Settings>(&t.settings).ok())
-        .map(|s| s.spec)
-        .unwrap_or(TableSpec {
-            game: setup.game.clone(),
-            time: None,
-            rated: stored.game.rated,
-            private: false,
-            rules: Default::default(),
-            seats: Vec::new(),
-        });
+        .map(|s| s.spec);
+    let private = spec.as_ref().is_none_or(|s| s.private);
+    let seated = occupants.iter().filter_map(|o| o.player_id.clone()).collect();
+    let spec = spec.unwrap_or(TableSpec {
+        game: setup.game.clone(),
+        time: None,
+        rated: stored.game.rated,
+        private: false,
+        rules: Default::default(),
+        seats: Vec::new(),
+    });
     Ok(Loaded {
         stored,
         players,
+        private,
+        seated,
         game,
         spec,
         positions,
     })
 }
 
-async fn api_game(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+async fn api_game(State(state): State<AppState>, jar: SignedCookieJar, Path(id): Path<String>) -> Response {
     let Loaded {
         stored,
         players,
         game,
         positions,
         ..
-    } = match load_game(&state.hub, &id).await {
+    } = match load_visible_game(&state.hub, &jar, &id).await {
         Ok(x) => x,
         Err(r) => return r,
     };
@@ -406,14 +424,14 @@ async fn api_game(State(state): State<AppState>, Path(id): Path<String>) -> Resp
     .into_response()
 }
 
-async fn api_export(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+async fn api_export(State(state): State<AppState>, jar: SignedCookieJar, Path(id): Path<String>) -> Response {
     let Loaded {
         stored,
         players,
         game,
         spec,
         ..
-    } = match load_game(&state.hub, &id).await {
+    } = match load_visible_game(&state.hub, &jar, &id).await {
         Ok(x) => x,
         Err(r) => return r,
     };

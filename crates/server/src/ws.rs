@@ -457,7 +457,8 @@ impl Reader {
             }
             ClientMsg::History { player, before } => {
                 let player = player.unwrap_or_else(|| outbox.session().id());
-                match crate::history::page(&self.hub, &player, before).await {
+                let viewer = outbox.session().id();
+                match crate::history::page(&self.hub, &viewer, &player, before).await {
                     Ok(games) => {
                         outbox.send(&ServerMsg::History { player, games });
                     }
