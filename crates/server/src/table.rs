@@ -332,12 +332,22 @@ fn error(code: ErrorCode, message: impl Into<String>, table: &str) -> ServerMsg 
 }
 
 /// The default time control of a game.
+/// The clock of a table whose spec names none: chess and draughts 15 minutes each with at most 60 s a move;
+/// four-player chess 60 s a turn (a seat that lets it run out is played by a CPU, so one silent player cannot
+/// stall the other three).
 pub fn default_time(kind: GameKind) -> TimeControl {
     match kind {
-        GameKind::Chess4 => TimeControl::NONE,
+        GameKind::Chess4 => FOUR_PLAYER_TURN,
         _ => TimeControl::STANDARD,
     }
 }
+
+/// Four-player chess's default clock: 60 s a turn, no overall time.
+pub const FOUR_PLAYER_TURN: TimeControl = TimeControl {
+    base_ms: None,
+    increment_ms: 0,
+    per_move_ms: Some(60_000),
+};
 
 impl Table {
     /// A new table, its seats filled from the spec (the creator takes the first `me` seat or first open one).
@@ -1073,7 +1083,11 @@ impl Table {
             move_limit: self.spec.rules.move_limit,
         };
         let game = match setup.new_game() {
-            Ok(g) => g,
+            Ok(g) if g.outcome().is_running() => g,
+            Ok(_) => {
+                tracing::error!(table = %self.id, "the table's rules end the game before it starts: not started");
+                return;
+            }
             Err(e) => {
                 tracing::error!(table = %self.id, error = %e, "cannot start game");
                 return;
@@ -1714,10 +1728,19 @@ impl Table {
         }
     }
 
-    /// The running seat's clock ran out.
+    /// The running seat's clock ran out. In four-player chess a CPU takes the seat over (its player may come back)
+    /// and the turn starts again for it; otherwise the seat loses on time.
     async fn flag(&mut self) {
-        let Some(live) = self.game.as_ref() else { return };
+        let Some(live) = self.game.as_mut() else { return };
         let Some(seat) = live.turn() else { return };
+        if live.game.seat_count() > 2 {
+            live.clock.start(seat, Instant::now());
+            if self.seats[seat].occupant.cpu.is_none() {
+                self.take_over(seat).await;
+            }
+            self.maybe_cpu();
+            return;
+        }
         let event = GameEvent::Timeout(live.map.to_game(seat));
         if let Err(e) = self.game_event(event, "timeout", seat).await {
             tracing::error!(table = %self.id, error = %e, "timeout not applied");
@@ -1742,16 +1765,20 @@ impl Table {
                 }
             }
             Some(_) => {
-                // Four players: a CPU plays the seat until its player comes back.
-                let s = &mut self.seats[seat];
-                s.occupant.took_over = true;
-                s.occupant.cpu = Some(cpu::TAKEOVER.name().to_owned());
-                self.save_seats().await;
-                self.record_event("cpu_took_over", seat, None).await;
-                self.broadcast_seat(seat);
+                self.take_over(seat).await;
                 self.maybe_cpu();
             }
         }
+    }
+
+    /// Four players: a CPU plays the seat until its player comes back.
+    async fn take_over(&mut self, seat: usize) {
+        let s = &mut self.seats[seat];
+        s.occupant.took_over = true;
+        s.occupant.cpu = Some(cpu::TAKEOVER.name().to_owned());
+        self.save_seats().await;
+        self.record_event("cpu_took_over", seat, None).await;
+        self.broadcast_seat(seat);
     }
 
     /// Starts a CPU search if a CPU is to move and none is thinking about this position.
@@ -1830,6 +1857,9 @@ pub fn validate_spec(spec: &TableSpec) -> Result<(GameKind, TimeControl), String
     }
     if spec.rated && spec.seats.iter().any(|s| matches!(s, SeatSpec::Cpu { .. })) {
         return Err("rated games are between people: no CPU seats".into());
+    }
+    if spec.rules.move_limit == Some(0) {
+        return Err("a move limit is at least 1 move".into());
     }
     let time = spec.time.unwrap_or_else(|| default_time(kind));
     validate_time(&time)?;

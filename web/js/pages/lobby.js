@@ -16,10 +16,11 @@ const TIMES = {
     ['30+0', { base_ms: 1800000, increment_ms: 0, per_move_ms: 60000 }],
     ['none', { base_ms: null, increment_ms: 0, per_move_ms: null }],
   ],
+  // The first is the server's default: 60 s a turn, after which a CPU plays the seat.
   four: [
-    ['none', null],
-    ['30s', { base_ms: null, increment_ms: 0, per_move_ms: 30000 }],
     ['60s', { base_ms: null, increment_ms: 0, per_move_ms: 60000 }],
+    ['30s', { base_ms: null, increment_ms: 0, per_move_ms: 30000 }],
+    ['none', { base_ms: null, increment_ms: 0, per_move_ms: null }],
   ],
 };
 
@@ -28,7 +29,9 @@ export function quickSpec(game) {
   const seats = game === 'chess4'
     ? [{ kind: 'me' }, { kind: 'cpu', level: 'medium' }, { kind: 'cpu', level: 'medium' }, { kind: 'cpu', level: 'medium' }]
     : [{ kind: 'me' }, { kind: 'cpu', level: 'medium' }];
-  return { game, rated: false, private: false, seats };
+  // Against three computers nobody waits for the player: no turn clock to lose a seat to.
+  const time = game === 'chess4' ? { base_ms: null, increment_ms: 0, per_move_ms: null } : undefined;
+  return { game, time, rated: false, private: false, seats };
 }
 
 export function mount(app, main) {
