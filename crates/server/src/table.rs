@@ -39,6 +39,10 @@ const CHAT_KEPT: usize = 50;
 const IDLE_CLOSE: Duration = Duration::from_secs(30);
 /// How soon a timed action that could not be stored is tried again.
 const TIMER_RETRY: Duration = Duration::from_millis(250);
+/// Longest turn of a game without a clock while another person waits: then the turn ends as an absence does
+/// (two players: the mover loses as having left; four: a CPU plays the seat). Long enough for any real thought,
+/// short enough that one silent player cannot hold the others for ever.
+pub const UNTIMED_TURN: Duration = Duration::from_secs(30 * 60);
 
 /// Commands a table's task takes.
 #[derive(Debug)]
@@ -171,9 +175,29 @@ pub struct Settings {
 struct SeatState {
     occupant: Occupant,
     away_since: Option<Instant>,
+    /// Time away before `away_since` since the seat last moved (or the game started): leaving and coming back
+    /// every few seconds does not start the grace period again.
+    away_before: Duration,
 }
 
 impl SeatState {
+    /// When the seat's grace period ends, if its player is away and no CPU plays for them.
+    fn grace_ends(&self, grace: Duration) -> Option<Instant> {
+        let since = self.away_since.filter(|_| !self.occupant.took_over)?;
+        Some(since + grace.saturating_sub(self.away_before))
+    }
+
+    /// The player is back: their time away counts toward the next absence in this turn.
+    fn back(&mut self) -> bool {
+        match self.away_since.take() {
+            Some(since) => {
+                self.away_before += since.elapsed();
+                true
+            }
+            None => false,
+        }
+    }
+
     fn is_free(&self) -> bool {
         self.occupant.player_id.is_none() && self.occupant.cpu.is_none()
     }
@@ -202,6 +226,8 @@ struct Live {
     aborted: bool,
     thinking: Option<(u32, Arc<AtomicBool>)>,
     ratings: Vec<RatingChange>,
+    /// When the current turn began (for untimed games, which have no clock to end a turn).
+    turn_since: Instant,
 }
 
 impl Live {
@@ -444,7 +470,11 @@ impl Table {
             .into_iter()
             .map(|occupant| {
                 let away_since = occupant.player_id.as_ref().map(|_| now);
-                SeatState { occupant, away_since }
+                SeatState {
+                    occupant,
+                    away_since,
+                    away_before: Duration::ZERO,
+                }
             })
             .collect();
         let mut table = Table {
@@ -526,6 +556,7 @@ impl Table {
             aborted: stored.game.status == game_status::ABORTED,
             thinking: None,
             ratings: Vec::new(),
+            turn_since: Instant::now(),
         };
         if let Some(turn) = live.turn() {
             clock.start(turn, now);
@@ -697,11 +728,12 @@ impl Table {
         }
         let grace = self.hub.config.grace;
         for seat in &self.seats {
-            if let Some(since) = seat.away_since
-                && !seat.occupant.took_over
-            {
-                consider(since + grace);
+            if let Some(ends) = seat.grace_ends(grace) {
+                consider(ends);
             }
+        }
+        if let Some((_, ends)) = self.untimed_turn_ends() {
+            consider(ends);
         }
         if let Some(idle) = self.idle_since {
             consider(idle + IDLE_CLOSE);
@@ -710,6 +742,24 @@ impl Table {
             (Some(n), Some(r)) => Some(n.max(r)),
             _ => next,
         }
+    }
+
+    /// In an untimed game where another person waits, the seat to move and when its turn has lasted too long
+    /// ([`UNTIMED_TURN`] unless configured otherwise); it then ends as if its player had left.
+    fn untimed_turn_ends(&self) -> Option<(usize, Instant)> {
+        let live = self
+            .game
+            .as_ref()
+            .filter(|g| !g.is_over() && g.clock.is_untimed())?;
+        let seat = live.turn()?;
+        let mover = &self.seats[seat].occupant;
+        let someone_waits = self
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != seat && s.occupant.player_id.is_some() && s.occupant.cpu.is_none());
+        (mover.cpu.is_none() && mover.player_id.is_some() && someone_waits)
+            .then(|| (seat, live.turn_since + self.hub.config.untimed_turn))
     }
 
     fn should_close(&self) -> bool {
@@ -912,7 +962,7 @@ impl Table {
         }
         if let Some(seat) = self.seat_of(&player.id) {
             let s = &mut self.seats[seat];
-            let changed = s.away_since.take().is_some() || s.occupant.took_over;
+            let changed = s.back() || s.occupant.took_over;
             if s.occupant.took_over {
                 // The player is back from the same browser: the seat is theirs again.
                 s.occupant.took_over = false;
@@ -1137,6 +1187,7 @@ impl Table {
             aborted: false,
             thinking: None,
             ratings: Vec::new(),
+            turn_since: Instant::now(),
         };
         let now = Instant::now();
         if let Some(turn) = live.turn() {
@@ -1145,6 +1196,9 @@ impl Table {
         let state = live.state(now);
         self.game = Some(live);
         self.rematch.clear();
+        for seat in &mut self.seats {
+            seat.away_before = Duration::ZERO;
+        }
         self.hub.metrics.games_started.fetch_add(1, Ordering::Relaxed);
         self.hub.metrics.live_games.fetch_add(1, Ordering::Relaxed);
         self.broadcast(Event::Started { game: state });
@@ -1311,8 +1365,10 @@ impl Table {
             }
             return;
         }
+        self.seats[seat].away_before = Duration::ZERO;
         let Some(live) = self.game.as_mut() else { return };
         let now = Instant::now();
+        live.turn_since = now;
         if let Some(turn) = live.turn() {
             live.clock.start(turn, now);
         }
@@ -1712,12 +1768,15 @@ impl Table {
         }
         let grace = self.hub.config.grace;
         let expired: Vec<usize> = (0..self.seats.len())
-            .filter(|s| {
-                let seat = &self.seats[*s];
-                !seat.occupant.took_over && seat.away_since.is_some_and(|t| now >= t + grace)
-            })
+            .filter(|s| self.seats[*s].grace_ends(grace).is_some_and(|t| now >= t))
             .collect();
         for seat in expired {
+            self.grace_expired(seat).await;
+        }
+        if let Some((seat, ends)) = self.untimed_turn_ends()
+            && now >= ends
+        {
+            tracing::info!(table = %self.id, seat, "an untimed turn lasted too long: treated as an absence");
             self.grace_expired(seat).await;
         }
         // A flag or an abandonment that could not be stored (the store, or this node's hold on the table, is
