@@ -1286,8 +1286,12 @@ impl Table {
         };
         let now = Instant::now();
         let Some(live) = self.game.as_mut() else { return };
+        // A CPU playing a four-player seat is never flagged: its turn starts again when it runs out (see `flag`),
+        // and a search that finished late on a busy machine still plays.
+        let cpu_of_four = reply.is_none() && live.game.seat_count() > 2;
         if let Some((deadline, _)) = live.clock.deadline()
             && now >= deadline
+            && !cpu_of_four
         {
             refuse(ErrorCode::GameOver, "your time ran out".to_owned());
             self.flag().await;
