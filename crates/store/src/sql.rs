@@ -70,11 +70,10 @@ mod tuning {
 /// then fails, and its count of open transactions stays one too high. On such a connection the next `BEGIN`
 /// becomes a `SAVEPOINT` and its `COMMIT` a `RELEASE`, so later writes report success but are never made durable.
 /// A connection in that state (or any other left inside a transaction) is closed here, and the pool opens a fresh
-/// one for the next write. The ping first lets the connection finish the rollback its transaction queued when it
-/// was dropped.
+/// one for the next write. A transaction that committed, or whose rollback was awaited, has left it at zero; one
+/// whose rollback is still queued from a drop (an error path) is closed too: in doubt, a fresh connection.
 async fn still_clean(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
     use sqlx::Connection as _;
-    conn.ping().await?;
     if conn.is_in_transaction() {
         tracing::warn!("a database connection was left inside a transaction: closing it");
         return Ok(false);
