@@ -16,8 +16,9 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// How long the database is stalled (longer than the server's patience with a commit, 5 s).
-const STALL_SECS: u64 = 8;
+/// How long the database is stalled: longer than the server's patience with a commit (5 s) and a health probe
+/// (2 s) together, with room for a busy machine.
+const STALL_SECS: u64 = 12;
 
 struct Serve {
     child: Child,
@@ -62,6 +63,30 @@ fn psql(url: &str, sql: &str) {
     assert!(status.success(), "psql {sql}");
 }
 
+/// Waits until another session holds the exclusive lock on the schema's `moves` table.
+async fn wait_for_lock(url: &str, schema: &str) {
+    let sql = format!(
+        "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+         JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname = '{schema}' AND c.relname = 'moves' AND l.mode = 'AccessExclusiveLock' AND l.granted"
+    );
+    let since = Instant::now();
+    loop {
+        let out = Command::new("psql")
+            .args([url, "-tA", "-c", &sql])
+            .output()
+            .unwrap();
+        if String::from_utf8_lossy(&out.stdout).trim() == "1" {
+            return;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(10),
+            "the stalling session never took its lock"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 fn wires(legal: &Value) -> Vec<String> {
     legal
         .as_array()
@@ -69,9 +94,9 @@ fn wires(legal: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn healthz(addr: SocketAddr) -> u16 {
-    let (head, _) = common::http_get(addr, "/healthz", None).await;
-    head.split_whitespace().nth(1).unwrap().parse().unwrap()
+async fn healthz(addr: SocketAddr) -> (u16, String) {
+    let (head, body) = common::http_get(addr, "/healthz", None).await;
+    (head.split_whitespace().nth(1).unwrap().parse().unwrap(), body)
 }
 
 struct Game {
@@ -178,7 +203,7 @@ async fn killed_and_stalled_postgres_loses_no_acknowledged_move() {
     for game in &mut games {
         game.play(6).await;
     }
-    assert_eq!(healthz(addr).await, 200);
+    assert_eq!(healthz(addr).await.0, 200);
 
     // The database stalls: the writer's tables are locked for longer than the server's patience.
     let mut stall = Command::new("psql")
@@ -190,7 +215,7 @@ async fn killed_and_stalled_postgres_loses_no_acknowledged_move() {
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    wait_for_lock(&url, &schema).await;
     let game = &mut games[0];
     let sent = Instant::now();
     let (wire, reply) = game.send_move().await;
@@ -200,7 +225,8 @@ async fn killed_and_stalled_postgres_loses_no_acknowledged_move() {
         waited >= Duration::from_secs(4) && waited < Duration::from_secs(7),
         "answered after {waited:?}"
     );
-    assert_eq!(healthz(addr).await, 503, "/healthz while the database is stalled");
+    let (code, body) = healthz(addr).await;
+    assert_eq!(code, 503, "/healthz while the database is stalled: {body}");
     // The stall ends: the move was stored after all, and is acknowledged and broadcast.
     let turn = game.acked.len() % 2;
     let ack = game.players[turn].until("ack", |v| v["t"] == "ack").await;
@@ -210,7 +236,7 @@ async fn killed_and_stalled_postgres_loses_no_acknowledged_move() {
     for game in &mut games {
         game.play(2).await;
     }
-    assert_eq!(healthz(addr).await, 200);
+    assert_eq!(healthz(addr).await.0, 200);
 
     // SIGKILL and a new server on the same schema: exactly the acknowledged moves are there.
     let kept: Vec<_> = games
