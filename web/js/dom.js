@@ -24,6 +24,11 @@ export function append(el, children) {
   return el;
 }
 
+/** A player's name in a `<bdi>`: it cannot reorder the text around it. */
+export function nameNode(name) {
+  return h('bdi', { dir: 'auto' }, String(name));
+}
+
 /** Remove every child. */
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);

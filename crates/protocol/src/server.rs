@@ -46,7 +46,8 @@ pub enum ErrorCode {
     PlayerOffline,
     /// No such challenge.
     ChallengeNotFound,
-    /// The name is empty, too long or has control characters.
+    /// The name is empty, too long, has control, invisible or direction-changing characters, or copies the
+    /// pattern of the names given to new players (`Guest-XXXX`).
     NameInvalid,
     /// The chat text is empty or too long.
     ChatInvalid,
@@ -56,6 +57,14 @@ pub enum ErrorCode {
     Internal,
     /// The table cannot take moves for a moment (it is moving to another server); try again.
     Unavailable,
+    /// You host as many open tables as a player may: close one first.
+    TooManyTables,
+    /// You already challenged this player; wait for the answer or withdraw it.
+    ChallengeExists,
+    /// You have as many challenges waiting for an answer as a player may.
+    TooManyChallenges,
+    /// You neither sit at this table nor have it open (chat goes to those at the table).
+    NotAtTable,
 }
 
 /// The state of a challenge.

@@ -9,7 +9,7 @@ use crate::metrics::Metrics;
 use crate::persist::Persist;
 use crate::table::Occupant;
 use crate::ws;
-use axum::extract::{FromRef, Path, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -19,6 +19,7 @@ use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 use parlor_game::{ExportInfo, GameKind};
 use parlor_protocol::{PlayerInfo, TableSpec};
 use parlor_store::{AnyStore, Player, Store, StoreError, Write};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -165,7 +166,7 @@ pub async fn run(
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, app)
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown.clone().cancelled_owned())
         .await?;
     shutdown.cancel();
@@ -217,7 +218,7 @@ async fn player_of(hub: &Hub, jar: &SignedCookieJar) -> Result<Option<PlayerInfo
 
 fn new_player(id: String) -> Player {
     let now = now_ms();
-    let nickname = format!("Guest-{}", &id.replace('-', "")[..4].to_ascii_uppercase());
+    let nickname = crate::name::guest_name(&id);
     Player {
         id,
         nickname,
@@ -246,6 +247,7 @@ async fn asset(Path((hash, path)): Path<(String, String)>) -> Response {
 
 async fn websocket(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     jar: SignedCookieJar,
     upgrade: WebSocketUpgrade,
 ) -> Response {
@@ -266,7 +268,7 @@ async fn websocket(
         .write_buffer_size(4096)
         .max_message_size(parlor_protocol::MAX_FRAME_BYTES)
         .max_frame_size(parlor_protocol::MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| ws::serve(socket, hub, player))
+        .on_upgrade(move |socket| ws::serve(socket, hub, player, peer.ip()))
 }
 
 /// `200 ok` when the store can be read and written; `503` with the reason otherwise (a full disk, a deleted or

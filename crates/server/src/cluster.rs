@@ -967,7 +967,7 @@ impl Cluster {
             return p.outbox.clone();
         }
         let session = hub.session(player).await;
-        let (outbox, mut rx, queued) = Outbox::new(hub.next_conn(), session);
+        let (outbox, mut rx) = Outbox::new(hub.next_conn(), session);
         let mut proxies = lock(&self.proxies);
         if let Some(p) = proxies.get(&key) {
             return p.outbox.clone();
@@ -984,7 +984,6 @@ impl Cluster {
         let channel = self.channel(node);
         tokio::spawn(async move {
             while let Some(out) = rx.recv().await {
-                queued.fetch_sub(1, Ordering::Relaxed);
                 let frame = match out {
                     Out::Text(text) => format!("{DELIVER}{conn}\n{}", text.as_str()),
                     Out::Close(code, _) => {

@@ -3,6 +3,7 @@
 
 use crate::cluster::Cluster;
 use crate::config::Config;
+use crate::limit::{self, Limits};
 use crate::metrics::Metrics;
 use crate::outbox::{ConnId, Outbox, Session, encode};
 use crate::persist::Persist;
@@ -84,6 +85,10 @@ pub struct Hub {
     pub tracker: TaskTracker,
     /// The site this node is part of, when it runs with others (scale-out).
     pub cluster: Option<Arc<Cluster>>,
+    /// Rate limits per player and per address.
+    pub limits: Limits,
+    /// The host (creator) of each open table created here, for the cap on tables a player hosts.
+    hosts: Mutex<HashMap<String, String>>,
     /// Players visible on other nodes: their info and the nodes where they are.
     remote_presence: Mutex<HashMap<String, (PlayerInfo, HashSet<String>)>>,
     tables: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
@@ -123,6 +128,8 @@ impl Hub {
             shutdown,
             tracker: TaskTracker::new(),
             cluster,
+            limits: Limits::default(),
+            hosts: Mutex::new(HashMap::new()),
             remote_presence: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
             codes: Mutex::new(HashMap::new()),
@@ -396,6 +403,8 @@ impl Hub {
         if let Some(session) = lock(&self.sessions).get(&info.id).and_then(Weak::upgrade) {
             session.rename(info.name.clone());
         }
+        // Only in a site, after the player's own node applied the rename limit: the tables of this node that the
+        // player watches from another node are not known here, so each is told (a no-op where they do not sit).
         self.to_all_tables(|| Cmd::Renamed { player: info.clone() });
     }
 
@@ -522,6 +531,31 @@ impl Hub {
         };
         if blocked_by_them || self.has_blocked(&from.id, to) {
             return Err((ErrorCode::Blocked, "you cannot challenge this player".into()));
+        }
+        {
+            let challenges = lock(&self.challenges);
+            let mut pending = challenges.values().filter(|c| c.from.id == from.id);
+            if pending.clone().any(|c| c.to.id == to) {
+                return Err((
+                    ErrorCode::ChallengeExists,
+                    "you already challenged this player: wait for the answer or withdraw it".into(),
+                ));
+            }
+            if pending.by_ref().count() >= limit::MAX_PENDING_CHALLENGES {
+                return Err((
+                    ErrorCode::TooManyChallenges,
+                    format!(
+                        "{} challenges are waiting for an answer: withdraw one first",
+                        limit::MAX_PENDING_CHALLENGES
+                    ),
+                ));
+            }
+        }
+        if !self.limits.challenge.try_take(&from.id) {
+            return Err((
+                ErrorCode::RateLimited,
+                "too many challenges: wait a moment".into(),
+            ));
         }
         let local = lock(&self.presence)
             .get(to)
@@ -656,8 +690,12 @@ impl Hub {
         players
     }
 
-    /// Starts or stops lobby updates for a connection (a start sends the whole lobby).
+    /// Starts or stops lobby updates for a connection (a start sends the whole lobby; a start while subscribed
+    /// does nothing, so a client cannot make the server queue the whole lobby again and again).
     pub fn lobby_subscribe(&self, outbox: &Outbox, on: bool) {
+        if on && lock(&self.lobby).subscribers.contains_key(&outbox.conn()) {
+            return;
+        }
         let viewer = outbox.session().id();
         let players = if on {
             self.online_players(&viewer)
@@ -666,6 +704,9 @@ impl Hub {
         };
         let mut lobby = lock(&self.lobby);
         if on {
+            if lobby.subscribers.contains_key(&outbox.conn()) {
+                return;
+            }
             let tables = lobby.tables.values().cloned().collect();
             outbox.send(&ServerMsg::Lobby { tables, players });
             lobby.subscribers.insert(outbox.conn(), outbox.clone());
@@ -822,6 +863,7 @@ impl Hub {
 
     /// Forgets a table that stopped here (closed, or moved to another node).
     pub fn forget_table(&self, id: &str, code: Option<&str>) {
+        lock(&self.hosts).remove(id);
         if lock(&self.tables).remove(id).is_some() {
             self.metrics.tables.fetch_sub(1, Ordering::Relaxed);
         }
@@ -868,6 +910,7 @@ impl Hub {
         guest: Option<PlayerInfo>,
     ) -> Result<(String, Option<String>), String> {
         let id = uuid::Uuid::now_v7().simple().to_string();
+        let creator_id = creator.id.clone();
         let code = spec.private.then(|| self.new_code());
         let (tx, rx) = mpsc::channel(INBOX);
         let table = Table::create(
@@ -892,6 +935,7 @@ impl Hub {
                 .await;
             return Err("the site is busy (no lease for a new table); try again".to_owned());
         }
+        lock(&self.hosts).insert(id.clone(), creator_id);
         self.spawn(table, tx, rx, code.clone());
         Ok((id, code))
     }
@@ -979,6 +1023,47 @@ impl Hub {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
         self.store.add_chat(table, player, text, now).await.map(|_| ())
+    }
+
+    /// Whether `player` may create a table now (from `peer`): the cap on hosted tables, then the creation rates
+    /// of the player and of the address (a token of each is taken when both have one).
+    ///
+    /// # Errors
+    /// The code and words to send back.
+    pub fn may_create(&self, player: &str, peer: std::net::IpAddr) -> Result<(), (ErrorCode, String)> {
+        let hosted = lock(&self.hosts).values().filter(|h| *h == player).count();
+        if hosted >= limit::MAX_HOSTED {
+            return Err((
+                ErrorCode::TooManyTables,
+                format!("you host {hosted} open tables: close one first"),
+            ));
+        }
+        let by_address = !limit::is_exempt(peer);
+        if !self.limits.create_player.has_token(&player.to_owned())
+            || (by_address && !self.limits.create_address.has_token(&peer))
+        {
+            return Err((
+                ErrorCode::RateLimited,
+                "too many new tables: wait a moment".into(),
+            ));
+        }
+        self.limits.create_player.charge(&player.to_owned());
+        if by_address {
+            self.limits.create_address.charge(&peer);
+        }
+        Ok(())
+    }
+
+    /// Sends a rename to the tables of this node the player has open here; a table where they sit and that they
+    /// do not watch takes the new name when they open it again.
+    pub fn rename_at_tables(&self, info: &PlayerInfo, tables: &[String]) {
+        let inboxes: Vec<mpsc::Sender<Cmd>> = {
+            let all = lock(&self.tables);
+            tables.iter().filter_map(|t| all.get(t).cloned()).collect()
+        };
+        for tx in inboxes {
+            let _ = tx.try_send(Cmd::Renamed { player: info.clone() });
+        }
     }
 
     /// Sends a command to every table, e.g. a rename.

@@ -9,6 +9,7 @@
 //! - [`table`]: one task per table: seats, game, clocks, CPU turns, events.
 //! - [`clock`]: base, increment and per-move cap. [`cpu`]: CPU seats. [`rating`]: Glicko-2. [`games`]: makes any game from its setup.
 //! - [`persist`]: group commit to the store. [`outbox`]: a connection's outgoing queue. [`assets`]: the web client.
+//! - [`limit`]: abuse limits (token buckets per connection, player and address). [`name`]: what a player's name may hold.
 //! - [`image`]: `/image/{game}.{svg,png}`, pictures of positions with an LRU of PNGs.
 //! - [`cluster`]: several nodes as one site (PostgreSQL + Redis): leases, forwarding, shared lobby and presence.
 //! - [`metrics`]: `/metrics`. [`config`]: settings. [`loadtest`]: `parlor loadtest`, real clients for load.
@@ -23,8 +24,10 @@ pub mod games;
 pub mod history;
 pub mod hub;
 pub mod image;
+pub mod limit;
 pub mod loadtest;
 pub mod metrics;
+pub mod name;
 pub mod outbox;
 pub mod persist;
 pub mod rating;

@@ -1,12 +1,13 @@
 //! A connection's outgoing queue, shared by the tables and the hub that write to it. Messages are encoded once and
-//! the same bytes go to every watcher. A connection that falls too far behind is closed, so its client reconnects
-//! and resyncs: never silently dropped messages.
+//! the same bytes go to every watcher. A connection that falls too far behind (too many messages or too many bytes
+//! queued) is closed, so its client reconnects and resyncs: never silently dropped messages. What a connection
+//! holds in memory is bounded by the byte cap plus what its socket buffers hold.
 
 use axum::extract::ws::Utf8Bytes;
 use parlor_protocol::{PlayerInfo, ServerMsg};
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::mpsc;
 
 /// A connection's id, unique for the life of the process.
@@ -14,6 +15,23 @@ pub type ConnId = u64;
 
 /// Messages queued beyond this close the connection (the client resyncs on reconnect).
 pub const MAX_QUEUED: usize = 2048;
+
+/// Bytes queued beyond this close the connection. A lobby of 300 public tables encodes to about 100 KB and a
+/// long game's full state to a few tens of KB: 1 MiB holds several of each, far more than a client that reads
+/// ever has waiting, and bounds what a client that stops reading costs (with 1,000 such sockets, 1 GiB at most).
+pub const MAX_QUEUED_BYTES: usize = 1 << 20;
+
+/// The close code for a connection that fell behind: "try again later" (the client reconnects and resyncs).
+pub const CLOSE_BEHIND: u16 = 1013;
+
+/// What is waiting in a connection's queue.
+#[derive(Debug, Default)]
+struct Backlog {
+    messages: AtomicUsize,
+    bytes: AtomicUsize,
+    /// Set once the queue overflowed: the writer drops what is queued and closes the socket.
+    overflowed: AtomicBool,
+}
 
 /// Something for a connection's writer task.
 #[derive(Debug)]
@@ -29,6 +47,8 @@ pub enum Out {
 pub struct Session {
     info: RwLock<PlayerInfo>,
     muted: RwLock<HashSet<String>>,
+    /// The tables the player's connections here have open, with how many connections have each.
+    watching: Mutex<HashMap<String, u32>>,
 }
 
 impl Session {
@@ -37,7 +57,31 @@ impl Session {
         Session {
             info: RwLock::new(info),
             muted: RwLock::new(HashSet::new()),
+            watching: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// One more of the player's connections has `table` open.
+    pub fn watch(&self, table: &str) {
+        let mut w = self.watching.lock().unwrap_or_else(|e| e.into_inner());
+        *w.entry(table.to_owned()).or_default() += 1;
+    }
+
+    /// One fewer of the player's connections has `table` open.
+    pub fn unwatch(&self, table: &str) {
+        let mut w = self.watching.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = w.get_mut(table) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                w.remove(table);
+            }
+        }
+    }
+
+    /// The tables the player's connections here have open.
+    pub fn watching(&self) -> Vec<String> {
+        let w = self.watching.lock().unwrap_or_else(|e| e.into_inner());
+        w.keys().cloned().collect()
     }
 
     /// The player's id and current name.
@@ -91,27 +135,61 @@ impl Session {
 pub struct Outbox {
     conn: ConnId,
     tx: mpsc::UnboundedSender<Out>,
-    queued: Arc<AtomicUsize>,
+    backlog: Arc<Backlog>,
     session: Arc<Session>,
 }
 
+/// The receiving half of a connection's queue, for its writer task.
+#[derive(Debug)]
+pub struct Drain {
+    rx: mpsc::UnboundedReceiver<Out>,
+    backlog: Arc<Backlog>,
+    closed: bool,
+}
+
+impl Drain {
+    /// The next thing to write, or `None` when the connection is done. After an overflow the queued messages are
+    /// dropped and the only thing left is the close (1013: reconnect and resync).
+    pub async fn recv(&mut self) -> Option<Out> {
+        if self.closed {
+            return None;
+        }
+        if self.backlog.overflowed.load(Ordering::Acquire) {
+            self.closed = true;
+            self.rx.close();
+            return Some(Out::Close(CLOSE_BEHIND, "too far behind; reconnect to resync"));
+        }
+        let out = self.rx.recv().await?;
+        if let Out::Text(text) = &out {
+            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
+            self.backlog.bytes.fetch_sub(text.len(), Ordering::Relaxed);
+        }
+        if self.backlog.overflowed.load(Ordering::Acquire) {
+            self.closed = true;
+            self.rx.close();
+            return Some(Out::Close(CLOSE_BEHIND, "too far behind; reconnect to resync"));
+        }
+        Some(out)
+    }
+}
+
 impl Outbox {
-    /// A new queue for a connection; the receiver goes to its writer task, which calls [`Outbox::sent`] per item.
-    pub fn new(
-        conn: ConnId,
-        session: Arc<Session>,
-    ) -> (Outbox, mpsc::UnboundedReceiver<Out>, Arc<AtomicUsize>) {
+    /// A new queue for a connection; the [`Drain`] goes to its writer task.
+    pub fn new(conn: ConnId, session: Arc<Session>) -> (Outbox, Drain) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let queued = Arc::new(AtomicUsize::new(0));
+        let backlog = Arc::new(Backlog::default());
         (
             Outbox {
                 conn,
                 tx,
-                queued: queued.clone(),
+                backlog: backlog.clone(),
                 session,
             },
-            rx,
-            queued,
+            Drain {
+                rx,
+                backlog,
+                closed: false,
+            },
         )
     }
 
@@ -125,20 +203,37 @@ impl Outbox {
         &self.session
     }
 
-    /// Whether the connection is gone.
+    /// Whether the connection is gone (or closing because it fell behind).
     pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
+        self.tx.is_closed() || self.backlog.overflowed.load(Ordering::Acquire)
     }
 
-    /// Queues encoded text. Returns false if the connection is gone or was closed for lagging.
+    /// Queues encoded text. Returns false if the connection is gone or is being closed for lagging (past
+    /// [`MAX_QUEUED`] messages or [`MAX_QUEUED_BYTES`] bytes).
     pub fn send_text(&self, text: Utf8Bytes) -> bool {
-        if self.queued.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
-            let _ = self
-                .tx
-                .send(Out::Close(1013, "too far behind; reconnect to resync"));
+        if self.backlog.overflowed.load(Ordering::Acquire) {
             return false;
         }
-        self.tx.send(Out::Text(text)).is_ok()
+        let len = text.len();
+        let messages = self.backlog.messages.fetch_add(1, Ordering::Relaxed) + 1;
+        let bytes = self.backlog.bytes.fetch_add(len, Ordering::Relaxed) + len;
+        if messages > MAX_QUEUED || bytes > MAX_QUEUED_BYTES {
+            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
+            self.backlog.bytes.fetch_sub(len, Ordering::Relaxed);
+            self.backlog.overflowed.store(true, Ordering::Release);
+            // Wakes the writer if it waits for something to write.
+            let _ = self
+                .tx
+                .send(Out::Close(CLOSE_BEHIND, "too far behind; reconnect to resync"));
+            return false;
+        }
+        if self.tx.send(Out::Text(text)).is_ok() {
+            true
+        } else {
+            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
+            self.backlog.bytes.fetch_sub(len, Ordering::Relaxed);
+            false
+        }
     }
 
     /// Encodes and queues a message.

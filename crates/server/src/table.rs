@@ -962,7 +962,12 @@ impl Table {
         }
         if let Some(seat) = self.seat_of(&player.id) {
             let s = &mut self.seats[seat];
-            let changed = s.back() || s.occupant.took_over;
+            // A rename reaches only the tables the player has open: a seat takes the new name on return.
+            let renamed = s.occupant.name.as_deref() != Some(player.name.as_str());
+            if renamed {
+                s.occupant.name = Some(player.name.clone());
+            }
+            let changed = s.back() || s.occupant.took_over || renamed;
             if s.occupant.took_over {
                 // The player is back from the same browser: the seat is theirs again.
                 s.occupant.took_over = false;
@@ -1744,6 +1749,15 @@ impl Table {
 
     async fn chat(&mut self, outbox: &Outbox, text: String) {
         let from = outbox.session().info();
+        // Chat is for those at the table: knowing a table's id is not enough to write to it.
+        if !self.watchers.contains_key(&outbox.conn()) && self.seat_of(&from.id).is_none() {
+            outbox.send(&error(
+                ErrorCode::NotAtTable,
+                "open the table to chat there",
+                &self.id,
+            ));
+            return;
+        }
         self.chat.push_back(ChatLine {
             from: from.clone(),
             text: text.clone(),

@@ -1,8 +1,9 @@
 //! One websocket connection: a reader that checks and dispatches each message, and a writer that drains the
 //! connection's outbox. Bad input gets a clear error; only a broken protocol (no cookie, wrong version, oversized
-//! frames, floods) closes the socket.
+//! frames, floods, a client that stops reading) closes the socket. The limits are in [`crate::limit`].
 
 use crate::hub::{Hub, Route};
+use crate::limit::{self, Bucket, FRAMES, FRAMES_CLOSE_DEBT, SEND_TIMEOUT};
 use crate::outbox::{Out, Outbox};
 use crate::table::Cmd;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
@@ -10,42 +11,17 @@ use futures_util::{SinkExt, StreamExt};
 use parlor_protocol::{ChallengeAnswer, ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
 use parlor_store::{Relation as StoreRelation, Store};
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::time::{Instant, timeout};
+use tokio::time::timeout;
+use tokio_util::sync::CancellationToken;
 
 /// A socket silent this long is closed (clients ping every 20 s).
 const IDLE: Duration = Duration::from_secs(60);
 /// Time to say hello.
 const HELLO: Duration = Duration::from_secs(15);
-/// Messages per second allowed on average, and the burst.
-const RATE: f64 = 20.0;
-const BURST: f64 = 40.0;
-/// Private-code lookups that failed, per connection, before lookups are refused.
-const MAX_BAD_CODES: u32 = 10;
-
-/// Chat lines per second on average, and the burst.
-const CHAT_RATE: f64 = 0.5;
-const CHAT_BURST: f64 = 5.0;
-
-/// A token bucket.
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-    rate: f64,
-    burst: f64,
-}
-
-impl Bucket {
-    fn take(&mut self) -> f64 {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
-        self.at = now;
-        self.tokens -= 1.0;
-        self.tokens
-    }
-}
 
 async fn close_with(socket: &mut WebSocket, msg: &ServerMsg, code: u16, reason: &'static str) {
     let _ = socket.send(Message::Text(crate::outbox::encode(msg))).await;
@@ -57,12 +33,6 @@ async fn close_with(socket: &mut WebSocket, msg: &ServerMsg, code: u16, reason: 
         .await;
 }
 
-fn valid_name(name: &str) -> Option<String> {
-    let name = name.trim();
-    let count = name.chars().count();
-    ((1..=24).contains(&count) && !name.chars().any(char::is_control)).then(|| name.to_owned())
-}
-
 fn valid_chat(text: &str) -> Option<String> {
     let text = text.trim();
     let count = text.chars().count();
@@ -70,8 +40,8 @@ fn valid_chat(text: &str) -> Option<String> {
         .then(|| text.to_owned())
 }
 
-/// Serves one socket until it closes.
-pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerInfo>) {
+/// Serves one socket from the address `peer` until it closes.
+pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerInfo>, peer: IpAddr) {
     let Some(player) = player else {
         let msg = ServerMsg::error(
             ErrorCode::CookiesRequired,
@@ -100,7 +70,7 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
 
     let session = hub.session(player.clone()).await;
     let conn = hub.next_conn();
-    let (outbox, mut rx, queued) = Outbox::new(conn, session.clone());
+    let (outbox, mut rx) = Outbox::new(conn, session.clone());
     hub.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let online = hub.connected(&outbox);
     outbox.send(&ServerMsg::Welcome {
@@ -111,22 +81,34 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
     send_relations(&hub, &outbox).await;
 
     let (mut sink, mut stream) = socket.split();
-    let writer = tokio::spawn(async move {
-        while let Some(out) = rx.recv().await {
-            queued.fetch_sub(1, Ordering::Relaxed);
-            match out {
-                Out::Text(text) => {
-                    if sink.send(Message::Text(text)).await.is_err() {
+    // The writer ends when the connection is done, fell too far behind, or a frame cannot go out within
+    // SEND_TIMEOUT (the client stopped reading): the reader stops with it, and the socket is dropped.
+    let writer_gone = CancellationToken::new();
+    let writer = tokio::spawn({
+        let writer_gone = writer_gone.clone();
+        async move {
+            let _gone = writer_gone.drop_guard();
+            while let Some(out) = rx.recv().await {
+                match out {
+                    Out::Text(text) => match timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) => break,
+                        Err(_) => {
+                            tracing::debug!(
+                                conn,
+                                "a frame could not be sent in time: dropping the connection"
+                            );
+                            break;
+                        }
+                    },
+                    Out::Close(code, reason) => {
+                        let frame = CloseFrame {
+                            code,
+                            reason: Utf8Bytes::from_static(reason),
+                        };
+                        let _ = timeout(SEND_TIMEOUT, sink.send(Message::Close(Some(frame)))).await;
                         break;
                     }
-                }
-                Out::Close(code, reason) => {
-                    let frame = CloseFrame {
-                        code,
-                        reason: Utf8Bytes::from_static(reason),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    break;
                 }
             }
         }
@@ -136,24 +118,14 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
         hub: hub.clone(),
         outbox: outbox.clone(),
         open: HashSet::new(),
-        bad_codes: 0,
-        chat: Bucket {
-            tokens: CHAT_BURST,
-            at: Instant::now(),
-            rate: CHAT_RATE,
-            burst: CHAT_BURST,
-        },
+        peer: limit::address_key(peer),
     };
-    let mut bucket = Bucket {
-        tokens: BURST,
-        at: Instant::now(),
-        rate: RATE,
-        burst: BURST,
-    };
+    let mut frames = Bucket::new(FRAMES);
     let shutdown = hub.shutdown.clone();
     loop {
         let next = tokio::select! {
             next = timeout(IDLE, stream.next()) => next,
+            () = writer_gone.cancelled() => break,
             () = shutdown.cancelled() => {
                 outbox.close(1012, "server restarting");
                 break;
@@ -175,6 +147,15 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
                 break;
             }
         };
+        if let Message::Close(_) = msg {
+            break;
+        }
+        // Every frame counts, control frames too: a ping flood costs the server a pong each.
+        let tokens = frames.charge();
+        if tokens < -FRAMES_CLOSE_DEBT {
+            outbox.close(1008, "too many messages");
+            break;
+        }
         let text = match msg {
             Message::Text(text) => text,
             Message::Binary(_) => {
@@ -184,14 +165,8 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
                 ));
                 continue;
             }
-            Message::Close(_) => break,
-            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Close(_) | Message::Ping(_) | Message::Pong(_) => continue,
         };
-        let tokens = bucket.take();
-        if tokens < -BURST {
-            outbox.close(1008, "too many messages");
-            break;
-        }
         if tokens < 0.0 {
             outbox.send(&ServerMsg::error(
                 ErrorCode::RateLimited,
@@ -211,6 +186,7 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
     }
 
     for table in std::mem::take(&mut reader.open) {
+        session.unwatch(&table);
         let _ = reader
             .to_table(&table, ClientMsg::Close { table: table.clone() })
             .await;
@@ -226,8 +202,8 @@ struct Reader {
     hub: Arc<Hub>,
     outbox: Outbox,
     open: HashSet<String>,
-    bad_codes: u32,
-    chat: Bucket,
+    /// The peer's address (IPv6 by its /64), for the per-address limits.
+    peer: IpAddr,
 }
 
 impl Reader {
@@ -275,7 +251,9 @@ impl Reader {
         if let Some(cluster) = &self.hub.cluster {
             cluster.watch(&table, self.outbox.conn(), true);
         }
-        self.open.insert(table);
+        if self.open.insert(table.clone()) {
+            self.outbox.session().watch(&table);
+        }
         true
     }
 
@@ -287,11 +265,18 @@ impl Reader {
                 outbox.send(&ServerMsg::Pong);
             }
             ClientMsg::SetName { name } => {
-                let Some(name) = valid_name(&name) else {
-                    self.error(ErrorCode::NameInvalid, "a name has 1 to 24 characters", None);
-                    return;
+                let session = outbox.session().clone();
+                let name = match crate::name::check(&name, &session.id()) {
+                    Ok(name) => name,
+                    Err(e) => {
+                        self.error(ErrorCode::NameInvalid, e.to_string(), None);
+                        return;
+                    }
                 };
-                let session = outbox.session();
+                if !self.hub.limits.rename.try_take(&session.id()) {
+                    self.error(ErrorCode::RateLimited, "too many renames: wait a minute", None);
+                    return;
+                }
                 if let Err(e) = self.hub.store.set_nickname(&session.id(), &name).await {
                     tracing::warn!(error = %e, "could not store name");
                 }
@@ -299,10 +284,14 @@ impl Reader {
                 let you = session.info();
                 outbox.send(&ServerMsg::Named { you: you.clone() });
                 self.hub.renamed(&you);
-                self.hub.to_all_tables(|| Cmd::Renamed { player: you.clone() });
+                self.hub.rename_at_tables(&you, &session.watching());
             }
             ClientMsg::Lobby { on } => self.hub.lobby_subscribe(&outbox, on),
             ClientMsg::Create { spec } => {
+                if let Err((code, message)) = self.hub.may_create(&outbox.session().id(), self.peer) {
+                    self.error(code, message, None);
+                    return;
+                }
                 match self.hub.create_table(spec, outbox.session().info(), None).await {
                     Ok((table, code)) => {
                         outbox.send(&ServerMsg::Created {
@@ -318,13 +307,25 @@ impl Reader {
                 let id = match (table, code) {
                     (Some(id), _) => Some(id),
                     (None, Some(code)) => {
-                        if self.bad_codes >= MAX_BAD_CODES {
-                            self.error(ErrorCode::RateLimited, "too many wrong codes", None);
+                        let player = outbox.session().id();
+                        let limits = &self.hub.limits;
+                        let by_address = !limit::is_exempt(self.peer);
+                        if !limits.bad_codes_player.has_token(&player)
+                            || (by_address && !limits.bad_codes_address.has_token(&self.peer))
+                        {
+                            self.error(
+                                ErrorCode::RateLimited,
+                                "too many wrong codes: wait a moment",
+                                None,
+                            );
                             return;
                         }
                         let found = self.hub.table_by_code(&code).await;
                         if found.is_none() {
-                            self.bad_codes += 1;
+                            limits.bad_codes_player.charge(&player);
+                            if by_address {
+                                limits.bad_codes_address.charge(&self.peer);
+                            }
                         }
                         found
                     }
@@ -339,6 +340,7 @@ impl Reader {
             }
             ClientMsg::Close { table } => {
                 if self.open.remove(&table) {
+                    outbox.session().unwatch(&table);
                     if let Some(cluster) = &self.hub.cluster {
                         cluster.watch(&table, outbox.conn(), false);
                     }
@@ -387,7 +389,7 @@ impl Reader {
                     .await;
             }
             ClientMsg::Chat { table, text } => match valid_chat(&text) {
-                Some(_) if self.chat.take() < 0.0 => {
+                Some(_) if !self.hub.limits.chat.try_take(&outbox.session().id()) => {
                     self.error(
                         ErrorCode::RateLimited,
                         "too many chat lines: wait a moment",

@@ -43,6 +43,7 @@ async fn online_and_offline() {
     a.send(json!({"t": "challenge", "to": b_id, "spec": chess()}))
         .await;
     a.error("player_offline").await;
+    a.send(json!({"t": "lobby", "on": false})).await;
     a.send(json!({"t": "lobby", "on": true})).await;
     let lobby = a.expect("lobby").await;
     assert!(

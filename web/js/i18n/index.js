@@ -23,6 +23,12 @@ export function fill(template, params) {
   return String(template).replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
 }
 
+/** A name isolated in text (FSI…PDI, as `<bdi>`); t() isolates each {name}. */
+export function isolate(name) {
+  const s = String(name);
+  return s.startsWith('\u2068') && s.endsWith('\u2069') ? s : '\u2068' + s + '\u2069';
+}
+
 let current = 'en';
 const listeners = new Set();
 
@@ -54,7 +60,8 @@ export function onLanguage(f) {
 /** The string for a key in the current language (English if missing, the key itself as a last resort). */
 export function t(key, params) {
   const s = LANGS[current][key] ?? en[key];
-  return s === undefined ? key : fill(s, params);
+  const p = params && 'name' in params ? { ...params, name: isolate(params.name) } : params;
+  return s === undefined ? key : fill(s, p);
 }
 
 /** Digits in the current language's script (clocks, counts, scores; never board coordinates or notation). */

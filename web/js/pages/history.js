@@ -1,7 +1,7 @@
 // A player's finished games (`history` messages) and the replay of one game (GET /api/game/{id}).
 
 import { h, replace, clear } from '../dom.js';
-import { t, num, language } from '../i18n/index.js';
+import { t, num, language, isolate } from '../i18n/index.js';
 import { Board } from '../board/render.js';
 import { replayPositions } from '../board/replay.js';
 import { wireSquares } from '../table-model.js';
@@ -15,7 +15,7 @@ const LOCALES = { en: 'en-GB', bn: 'bn-IN', mr: 'mr-IN' };
 export function playerLabel(p) {
   const name = (p && p.name) || String(p);
   const cpu = /^CPU \((easy|medium|hard)\)$/.exec(name);
-  return cpu ? t('seat.cpu', { level: t('level.' + cpu[1]) }) : name;
+  return cpu ? t('seat.cpu', { level: t('level.' + cpu[1]) }) : isolate(name);
 }
 
 export function mount(app, main, params) {

@@ -1,7 +1,7 @@
 // The lobby: nickname, online players (favourites first, hearts), public tables updated live, create a table,
 // join by code, play the computer, challenge a player.
 
-import { h, replace, clear } from '../dom.js';
+import { h, replace, clear, nameNode } from '../dom.js';
 import { t, num } from '../i18n/index.js';
 import { tcLabel, renderChallenges } from '../app.js';
 
@@ -40,7 +40,7 @@ export function mount(app, main) {
   let loaded = false; // until the first `lobby` message, say so rather than "nobody"
   let challengeTo = null; // a player being challenged: the form sends `challenge` instead of `create`
 
-  const nameInput = h('input', { id: 'name', name: 'name', maxlength: 24, autocomplete: 'nickname', value: app.me ? app.me.name : '' });
+  const nameInput = h('input', { id: 'name', name: 'name', maxlength: 24, autocomplete: 'nickname', dir: 'auto', value: app.me ? app.me.name : '' });
   const playersBox = h('ul', { class: 'players', id: 'players' });
   const tablesBox = h('div', { class: 'tables', id: 'tables' });
   const formBox = h('section', { class: 'card', id: 'create' });
@@ -83,13 +83,13 @@ export function mount(app, main) {
       playersBox.appendChild(h('li', { 'data-player': p.id },
         h('button', { type: 'button', class: 'heart' + (isFav ? ' on' : ''), 'aria-pressed': String(isFav), 'aria-label': t('lobby.favourite'), title: t('lobby.favourite'),
           onclick: () => app.send({ t: 'relation', player: p.id, relation: 'favourite', on: !isFav }) }, isFav ? '♥' : '♡'),
-        h('span', { class: 'pname' }, p.name),
+        h('span', { class: 'pname' }, nameNode(p.name)),
         h('button', { type: 'button', 'data-action': 'challenge', onclick: () => { challengeTo = p; renderForm(); formBox.scrollIntoView({ behavior: 'smooth' }); } }, t('lobby.challenge'))));
     }
   }
 
   function seatText(seat) {
-    if (seat.player) return seat.player.name;
+    if (seat.player) return nameNode(seat.player.name);
     if (seat.cpu) return t('seat.cpu', { level: t('level.' + seat.cpu) });
     return t('seat.open');
   }

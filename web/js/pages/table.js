@@ -1,7 +1,7 @@
 // A table: board, seats with clocks, move list, chat, game actions, result, sharing and export.
 
-import { h, replace, clear, pieceIcon } from '../dom.js';
-import { t, num } from '../i18n/index.js';
+import { h, replace, clear, pieceIcon, nameNode } from '../dom.js';
+import { t, num, isolate } from '../i18n/index.js';
 import { Board, ARMY_COLOURS } from '../board/render.js';
 import { quarterTurns, familyOf, draughtsColour } from '../board/geometry.js';
 import { ARMIES, parsePosition } from '../board/position.js';
@@ -111,7 +111,7 @@ export function mount(app, main, params) {
   function nameOf(seat) {
     const s = model.seats[seat];
     if (!s) return colourLabel(seat);
-    if (s.player) return s.player.name;
+    if (s.player) return isolate(s.player.name);
     if (s.cpu) return t('seat.cpu', { level: t('level.' + s.cpu) });
     return colourLabel(seat);
   }
@@ -180,7 +180,7 @@ export function mount(app, main, params) {
         : pieceIcon(fam === 'draughts' ? 'man-' + (draughtsColour(model.spec.game, c) === 'w' ? 'white' : 'black') : (c === 0 ? 'wK' : 'bK'), null, 26);
       const person = s && s.player;
       const nameEl = person && (!app.me || person.id !== app.me.id)
-        ? h('button', { type: 'button', class: 'link pname', 'data-player': person.id, 'aria-haspopup': 'menu', onclick: (e) => openMenu(person, e.currentTarget) }, person.name)
+        ? h('button', { type: 'button', class: 'link pname', 'data-player': person.id, 'aria-haspopup': 'menu', onclick: (e) => openMenu(person, e.currentTarget) }, nameNode(person.name))
         : h('span', { class: 'pname' }, nameOf(i));
       const turn = g && !g.outcome && g.turn === i;
       const row = h('div', { class: 'seat' + (turn ? ' turn' : '') + (out ? ' out' : ''), 'data-seat': i },
@@ -326,8 +326,8 @@ export function mount(app, main, params) {
       if (app.has(line.from.id, 'mute') || app.has(line.from.id, 'block')) continue;
       const mine = app.me && line.from.id === app.me.id;
       chatList.appendChild(h('li', { 'data-from': line.from.id },
-        mine ? h('strong', {}, line.from.name) : h('button', { type: 'button', class: 'link pname', 'data-player': line.from.id, onclick: (e) => openMenu(line.from, e.currentTarget) }, line.from.name),
-        ': ', h('span', { class: 'chat-text' }, line.text)));
+        mine ? h('strong', {}, nameNode(line.from.name)) : h('button', { type: 'button', class: 'link pname', 'data-player': line.from.id, onclick: (e) => openMenu(line.from, e.currentTarget) }, nameNode(line.from.name)),
+        ': ', h('bdi', { class: 'chat-text', dir: 'auto' }, line.text)));
     }
     chatList.scrollTop = chatList.scrollHeight;
   }
@@ -342,7 +342,7 @@ export function mount(app, main, params) {
     const fav = app.has(player.id, 'favourite');
     const muted = app.has(player.id, 'mute');
     const blocked = app.has(player.id, 'block');
-    menu.appendChild(h('p', { class: 'menu-title' }, player.name));
+    menu.appendChild(h('p', { class: 'menu-title' }, nameNode(player.name)));
     menu.appendChild(item(fav ? 'unfavourite' : 'favourite', t(fav ? 'table.fav_off' : 'table.fav_on'), () => rel('favourite', !fav)));
     menu.appendChild(item(muted ? 'unmute' : 'mute', t(muted ? 'table.mute_off' : 'table.mute_on'), () => rel('mute', !muted)));
     menu.appendChild(item(blocked ? 'unblock' : 'block', t(blocked ? 'table.block_off' : 'table.block_on'), async () => {
