@@ -6,6 +6,8 @@ use parlor_game::bench::{Sample, compare};
 use parlor_game::{DraughtsVariant, GameKind, perft, perft_divide};
 use std::time::Instant;
 
+mod logging;
+
 /// Parlor: chess, draughts and four-player chess in the browser, self-hosted.
 #[derive(Parser, Debug)]
 #[command(version, about)]
@@ -314,17 +316,19 @@ fn image(args: &ImageArgs) -> Result<()> {
 }
 
 fn serve(args: ServeArgs) -> Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("PARLOR_LOG").unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    use std::io::Write as _;
+    logging::init();
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
-        println!("Parlor is running at http://{}", listener.local_addr()?);
+        // On stdout for scripts and tests; a closed stdout must not stop the server.
+        let _ = writeln!(
+            std::io::stdout(),
+            "Parlor is running at http://{}",
+            listener.local_addr()?
+        );
         let cluster = args.redis.map(|redis| parlor_server::cluster::ClusterConfig {
             redis,
             prefix: args.redis_prefix,
@@ -343,14 +347,19 @@ fn serve(args: ServeArgs) -> Result<()> {
             let ctrl_c = tokio::signal::ctrl_c();
             #[cfg(unix)]
             {
-                let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-                    .expect("a SIGTERM handler can be installed");
-                tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+                match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                    Ok(mut term) => tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} },
+                    Err(e) => {
+                        tracing::error!("no SIGTERM handler ({e}): only Ctrl-C stops the server gracefully");
+                        let _ = ctrl_c.await;
+                    }
+                }
             }
             #[cfg(not(unix))]
             let _ = ctrl_c.await;
-            tracing::info!("shutting down: finishing every table");
+            // Cancel before logging: nothing that happens to the log may keep the server from stopping.
             on_signal.cancel();
+            tracing::info!("shutting down: finishing every table");
         });
         parlor_server::run(listener, config, shutdown).await?;
         Ok(())

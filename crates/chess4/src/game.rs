@@ -266,7 +266,10 @@ impl Game {
             None
         };
         let Some(reason) = reason else { return };
-        if matches!(reason, EndReason::Threefold | EndReason::FiftyMove) {
+        // The draw scores when play reaches it. A start position already past the fifty-move rule is a game
+        // over as written, its points as the text says: the FEN4 of a drawn game already counts the draw, and
+        // reading it back must not count it again.
+        if matches!(reason, EndReason::Threefold | EndReason::FiftyMove) && !self.history.is_empty() {
             for s in 0..4 {
                 if self.pos.dead & (1 << s) == 0 {
                     self.pos.points[s] += DRAW_POINTS;
@@ -546,5 +549,38 @@ mod tests {
         assert_eq!(parse_wire("Zh2-h4"), None);
         assert_eq!(parse_wire("a1-a2"), None);
         assert_eq!(parse_wire(""), None);
+    }
+
+    /// Found by the `chess4` fuzz target: reading a FEN4 whose halfmove clock is past the fifty-move rule
+    /// scored the draw again on every read, so a drawn game's FEN4 did not read back to itself.
+    #[test]
+    fn a_fen4_past_the_fifty_move_rule_reads_back_with_its_own_points() {
+        let mut start = Position::start();
+        start.halfmove = FIFTY_MOVES * 4 + 1;
+        let text = start.to_fen4();
+        let game = Game::from_fen4(&text, None).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(
+            game.outcome(),
+            Outcome::Decided(Decision {
+                reason: EndReason::FiftyMove,
+                ..
+            })
+        ));
+        assert_eq!(game.position_text(), text);
+        let again = Game::from_fen4(&game.position_text(), None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again.position_text(), text);
+        assert_eq!(again.points(), game.points());
+    }
+
+    #[test]
+    fn the_fifty_move_draw_reached_in_play_scores_once() {
+        let mut start = Position::start();
+        start.halfmove = FIFTY_MOVES * 4 - 1;
+        let mut game = Game::from_fen4(&start.to_fen4(), None).unwrap_or_else(|e| panic!("{e}"));
+        game.play("Nj1-i3").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.points(), BySeat::filled(4, DRAW_POINTS));
+        let again = Game::from_fen4(&game.position_text(), None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again.points(), game.points());
+        assert_eq!(again.position_text(), game.position_text());
     }
 }

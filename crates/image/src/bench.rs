@@ -81,7 +81,7 @@ pub fn bench(
     }
 
     // A hit: what the server does for a cached image (lock, look up, clone the Arc), in a full cache.
-    let cache: Mutex<Lru<String, Arc<[u8]>>> = Mutex::new(Lru::new(256, 64 << 20));
+    let cache: Mutex<Lru<String, Arc<[u8]>>> = Mutex::new(Lru::new(64 << 20));
     let png: Arc<[u8]> = renderer.png(&Request::from_query("chess", "")?)?.into();
     let keys: Vec<String> = (0..256).map(|i| format!("chess.png?fen=x{i}")).collect();
     if let Ok(mut c) = cache.lock() {

@@ -11,7 +11,7 @@
 //! - [`svg`]: the SVG document, laid out as `web/js/board/render.js` draws the board.
 //! - [`glyph`]: coordinates and square numbers laid out once as outlines.
 //! - [`render`]: [`Renderer`]: SVG to PNG with resvg and the embedded font.
-//! - [`cache`]: [`Lru`], a small least-recently-used cache for rendered PNGs.
+//! - [`cache`]: [`Lru`], a least-recently-used cache for rendered PNGs, bounded by bytes.
 //! - [`bench`](mod@bench): what `parlor bench image` runs.
 //! - [`error`](mod@error): [`ImageError`].
 //!

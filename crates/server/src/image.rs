@@ -1,6 +1,11 @@
 //! `/image/{game}.{svg,png}`: pictures of positions from their FEN, PDN FEN or FEN4, drawn by `parlor-image`.
-//! PNGs are rendered on the blocking pool (at most one per core at once) and kept in an LRU cache; every answer
-//! is immutable for its URL. A bad position or option is a 400 with the parser's reason.
+//! PNGs are rendered on a few dedicated render threads under a budget of pixels in flight, and kept in an LRU
+//! cache bounded by bytes; every answer is immutable for its URL. A bad position or option is a 400 with the
+//! parser's reason; a request past the render budget is a 503 with `Retry-After`.
+//!
+//! Memory: the cache holds at most [`CACHE_BYTES`]; the renders hold at most [`RENDER_THREADS`] pictures'
+//! working sets (the allocator keeps each render thread's largest one for reuse). Renders on the shared
+//! blocking pool left such a working set behind on every pool thread that ever rendered.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -9,30 +14,48 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use parlor_image::{ImageError, Lru, MAX_QUERY_BYTES, Renderer, Request};
-use std::sync::{Arc, Mutex};
-use tokio::sync::Semaphore;
+use std::sync::{Arc, Mutex, mpsc};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
-/// PNGs kept in memory at most.
-pub const CACHE_ENTRIES: usize = 1024;
-/// Bytes of PNG kept in memory at most.
-pub const CACHE_BYTES: usize = 64 << 20;
+/// Bytes of the PNG cache at most (PNGs, their keys and a per-entry overhead): about 130 pictures of
+/// 2048 px (250 KB each) or 600 of 512 px.
+pub const CACHE_BYTES: usize = 32 << 20;
+/// Threads that render PNGs, so renders at once. A 2048 px render peaks near 20 MB (the 16 MB RGBA pixmap
+/// and the PNG), which each thread's allocator keeps; two keep a two-core host busy.
+pub const RENDER_THREADS: usize = 2;
+/// Pixels of PNGs being rendered or waiting for a render thread, at most: four pictures of 2048 px, or 64 of
+/// 512 px. A request past it is refused at once (503) instead of queueing without bound.
+pub const RENDER_BUDGET_PIXELS: u64 = 4 * 2048 * 2048;
+/// Pixels per unit of the budget (the smallest picture, 64 px square).
+const PIXELS_PER_PERMIT: u64 = 64 * 64;
+/// The `Retry-After` of a 503 from a busy renderer, in seconds: a few renders' time.
+pub const RETRY_AFTER_SECONDS: &str = "1";
 /// The answer's `Cache-Control`: a URL names one picture forever.
 pub const CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
 
-/// The renderer, the cache of PNGs and the limit on renders running at once.
+/// A PNG to render, with its share of the budget (given back when the render is done or skipped).
+struct Job {
+    request: Request,
+    reply: oneshot::Sender<Result<Vec<u8>, ImageError>>,
+    _budget: OwnedSemaphorePermit,
+}
+
+/// The render threads, the cache of PNGs and the budget of pixels in flight.
 pub struct Images {
-    renderer: Renderer,
     cache: Mutex<Lru<String, Bytes>>,
-    renders: Semaphore,
+    budget: Arc<Semaphore>,
+    /// `None` when no render thread could be started: PNGs are then refused with a 503.
+    jobs: Option<mpsc::Sender<Job>>,
 }
 
 impl Default for Images {
     fn default() -> Images {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Images {
-            renderer: Renderer::new(),
-            cache: Mutex::new(Lru::new(CACHE_ENTRIES, CACHE_BYTES)),
-            renders: Semaphore::new(cores),
+            cache: Mutex::new(Lru::new(CACHE_BYTES)),
+            budget: Arc::new(Semaphore::new(
+                (RENDER_BUDGET_PIXELS / PIXELS_PER_PERMIT) as usize,
+            )),
+            jobs: start_render_threads(),
         }
     }
 }
@@ -43,11 +66,61 @@ impl std::fmt::Debug for Images {
     }
 }
 
+/// Starts [`RENDER_THREADS`] threads sharing one renderer (its font and piece sprites) and one job queue; they
+/// end when the queue's sender is dropped with the routes.
+fn start_render_threads() -> Option<mpsc::Sender<Job>> {
+    let (sender, receiver) = mpsc::channel::<Job>();
+    let receiver = Arc::new(Mutex::new(receiver));
+    let renderer = Arc::new(Renderer::new());
+    let mut started = 0;
+    for i in 0..RENDER_THREADS {
+        let (receiver, renderer) = (receiver.clone(), renderer.clone());
+        match std::thread::Builder::new()
+            .name(format!("parlor-render-{i}"))
+            .spawn(move || render_loop(&renderer, &receiver))
+        {
+            Ok(_) => started += 1,
+            Err(e) => tracing::error!("cannot start an image render thread: {e}"),
+        }
+    }
+    (started > 0).then_some(sender)
+}
+
+fn render_loop(renderer: &Renderer, jobs: &Mutex<mpsc::Receiver<Job>>) {
+    loop {
+        let next = match jobs.lock() {
+            Ok(receiver) => receiver.recv(),
+            Err(_) => return,
+        };
+        let Ok(job) = next else {
+            return;
+        };
+        if job.reply.is_closed() {
+            continue; // The client left while the job waited.
+        }
+        let png = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| renderer.png(&job.request)))
+            .unwrap_or_else(|_| Err(ImageError::Render("the renderer panicked".into())));
+        let _ = job.reply.send(png);
+    }
+}
+
 /// The image routes, with their own state; the app merges them into its router.
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/image/{file}", get(image))
         .with_state(Arc::new(Images::default()))
+}
+
+fn busy(reason: &'static str) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::RETRY_AFTER, RETRY_AFTER_SECONDS),
+        ],
+        reason,
+    )
+        .into_response()
 }
 
 fn bad_request(e: &ImageError) -> Response {
@@ -104,20 +177,43 @@ async fn image(
     if ext == "svg" {
         return picture("image/svg+xml", Bytes::from(request.svg()));
     }
-    let Ok(_permit) = images.renders.acquire().await else {
-        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
+    let pixels = u64::from(request.options.size).pow(2);
+    let permits = u32::try_from(pixels.div_ceil(PIXELS_PER_PERMIT)).unwrap_or(u32::MAX);
+    let Ok(budget) = images.budget.clone().try_acquire_many_owned(permits) else {
+        return busy("the image renderer is busy: retry in a moment");
     };
-    let worker = images.clone();
-    let rendered = tokio::task::spawn_blocking(move || worker.renderer.png(&request)).await;
-    match rendered {
+    let (reply, answer) = oneshot::channel();
+    let job = Job {
+        request,
+        reply,
+        _budget: budget,
+    };
+    if images.jobs.as_ref().is_none_or(|jobs| jobs.send(job).is_err()) {
+        return busy("the image renderer is not running");
+    }
+    match answer.await {
         Ok(Ok(png)) => {
             let png = Bytes::from(png);
             if let Ok(mut c) = images.cache.lock() {
-                c.put(key, png.clone(), png.len());
+                c.put(key.clone(), png.clone(), png.len() + key.len());
             }
             picture("image/png", png)
         }
         Ok(Err(e)) => bad_request(&e),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        Err(_) => busy("the image renderer stopped"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_biggest_picture_fits_the_budget() {
+        let biggest = u64::from(parlor_image::MAX_SIZE)
+            .pow(2)
+            .div_ceil(PIXELS_PER_PERMIT);
+        assert!(biggest <= RENDER_BUDGET_PIXELS / PIXELS_PER_PERMIT);
+        assert!(biggest <= u64::from(u32::MAX));
     }
 }

@@ -137,3 +137,50 @@ async fn an_export_names_the_picture_of_its_final_position() {
     assert_eq!(png_size(&body), (512, 512));
     server.stop().await;
 }
+
+/// Many big uncached PNGs at once: the renderer takes what its pixel budget allows (four 2048 px pictures in
+/// flight) and refuses the rest at once with a 503 and `Retry-After`, instead of rendering them all and holding
+/// their memory; once the burst is served, a refused picture renders.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn big_renders_past_the_budget_are_refused_at_once() {
+    let server = Server::start().await;
+    let squares = ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"];
+    let paths: Vec<String> = (0..12)
+        .map(|i| {
+            let (from, to) = (squares[i % 8], squares[(i / 8 + i + 1) % 8]);
+            format!(
+                "/image/chess.png?size=2048&lastmove={from}{to}&theme={}",
+                ["light", "dark"][i / 8]
+            )
+        })
+        .collect();
+    let answers = futures_util::future::join_all(paths.iter().map(|path| {
+        let addr = server.addr;
+        async move {
+            let started = std::time::Instant::now();
+            let (head, body) = get_bytes(addr, path).await;
+            (head, body, started.elapsed())
+        }
+    }))
+    .await;
+    let mut rendered = 0;
+    let mut refused = Vec::new();
+    for ((head, body, took), path) in answers.iter().zip(&paths) {
+        if head.starts_with("HTTP/1.1 200") {
+            assert_eq!(png_size(body), (2048, 2048));
+            rendered += 1;
+        } else {
+            assert!(head.starts_with("HTTP/1.1 503"), "{path}: {head}");
+            assert!(head.to_ascii_lowercase().contains("retry-after: 1"), "{head}");
+            assert!(String::from_utf8_lossy(body).contains("busy"));
+            assert!(took.as_secs() < 2, "a refusal waited {took:?}");
+            refused.push(path);
+        }
+    }
+    assert!(rendered >= 4, "the budget admits four: {rendered} rendered");
+    assert!(!refused.is_empty(), "all {rendered} rendered at once");
+    let (head, body) = get_bytes(server.addr, refused[0]).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(png_size(&body), (2048, 2048));
+    server.stop().await;
+}
