@@ -5,20 +5,22 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::games::{GameSetup, Step};
 use crate::hub::Hub;
+use crate::listen::{self, Gate, Limits};
 use crate::metrics::Metrics;
 use crate::persist::Persist;
 use crate::table::Occupant;
 use crate::ws;
-use axum::extract::{FromRef, Path, State, WebSocketUpgrade};
-use axum::http::{StatusCode, header};
+use crate::{headers, origin, proxy};
+use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 use parlor_game::{ExportInfo, GameKind};
 use parlor_protocol::{PlayerInfo, TableSpec};
 use parlor_store::{AnyStore, Player, Store, StoreError};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -47,6 +49,7 @@ pub enum ServerError {
 struct AppState {
     hub: Arc<Hub>,
     key: Key,
+    gate: Arc<Gate>,
 }
 
 impl FromRef<AppState> for Key {
@@ -94,6 +97,9 @@ pub async fn run(
     config: Config,
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
+    let limits = Limits::new(&config, listen::file_limit());
+    tracing::info!(?limits, "connection limits");
+    let gate = Gate::new(limits);
     let store = Arc::new(AnyStore::open(&config.database).await?);
     let key = cookie_key(&store).await?;
     let metrics = Arc::new(Metrics::default());
@@ -133,6 +139,7 @@ pub async fn run(
     let state = AppState {
         hub: hub.clone(),
         key,
+        gate: gate.clone(),
     };
     let app = Router::new()
         .route("/", get(page))
@@ -151,15 +158,10 @@ pub async fn run(
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
         .merge(crate::image::routes())
+        .layer(axum::middleware::map_response(headers::add))
         .with_state(state);
 
-    // Moves are small and latency matters: no Nagle delay.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown.clone().cancelled_owned())
-        .await?;
+    listen::serve(listener, app, gate, &hub.config, shutdown.clone()).await;
     shutdown.cancel();
     hub.tracker.close();
     hub.tracker.wait().await;
@@ -206,7 +208,12 @@ fn new_player(id: String) -> Player {
     }
 }
 
-async fn page(State(state): State<AppState>, jar: SignedCookieJar) -> Response {
+async fn page(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    jar: SignedCookieJar,
+) -> Response {
     if jar.get(COOKIE).is_some() {
         return assets::index();
     }
@@ -219,6 +226,8 @@ async fn page(State(state): State<AppState>, jar: SignedCookieJar) -> Response {
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
+        // Over HTTPS the cookie never travels in clear (a proxy ends TLS and says so).
+        .secure(proxy::is_https(peer.ip(), &headers, &state.hub.config))
         .max_age(time::Duration::days(365))
         .build();
     (jar.add(cookie), assets::index()).into_response()
@@ -230,9 +239,18 @@ async fn asset(Path((hash, path)): Path<(String, String)>) -> Response {
 
 async fn websocket(
     State(state): State<AppState>,
+    headers: HeaderMap,
     jar: SignedCookieJar,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    // A page of another origin must not act with the player's cookie (cross-site websocket hijacking).
+    if !origin::is_allowed(&headers, &state.hub.config.origins) {
+        return (
+            StatusCode::FORBIDDEN,
+            "this page's origin may not open the websocket",
+        )
+            .into_response();
+    }
     let player = player_of(&state.hub, &jar).await;
     let hub = state.hub.clone();
     upgrade
@@ -252,6 +270,7 @@ async fn healthz(State(state): State<AppState>) -> Response {
 
 async fn metrics_text(State(state): State<AppState>) -> Response {
     let mut text = state.hub.metrics.render();
+    text.push_str(&state.gate.render_metrics());
     if let Some(counts) = state.hub.store.sqlite_checkpoints() {
         text.push_str(&crate::metrics::render_checkpoints(&counts));
     }

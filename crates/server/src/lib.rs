@@ -11,6 +11,8 @@
 //! - [`persist`]: group commit to the store. [`outbox`]: a connection's outgoing queue. [`assets`]: the web client.
 //! - [`image`]: `/image/{game}.{svg,png}`, pictures of positions with an LRU of PNGs.
 //! - [`cluster`]: several nodes as one site (PostgreSQL + Redis): leases, forwarding, shared lobby and presence.
+//! - [`listen`]: the accept loop: header timeout, connection caps. [`proxy`]: trusted proxies, the client's
+//!   address and scheme. [`origin`]: which pages may open the websocket. [`headers`]: security headers.
 //! - [`metrics`]: `/metrics`. [`config`]: settings. [`loadtest`]: `parlor loadtest`, real clients for load.
 
 pub mod app;
@@ -20,13 +22,17 @@ pub mod cluster;
 pub mod config;
 pub mod cpu;
 pub mod games;
+pub mod headers;
 pub mod history;
 pub mod hub;
 pub mod image;
+pub mod listen;
 pub mod loadtest;
 pub mod metrics;
+pub mod origin;
 pub mod outbox;
 pub mod persist;
+pub mod proxy;
 pub mod rating;
 pub mod table;
 pub mod ws;
