@@ -102,6 +102,28 @@ struct ServeArgs {
     /// Milliseconds a table's lease lives without renewal: a dead node's tables move after about this long.
     #[arg(long, env = "PARLOR_LEASE_MS", default_value_t = 3000)]
     lease_ms: u64,
+    /// Seconds a client has to send a request's headers; also how long an idle keep-alive connection stays.
+    #[arg(long, env = "PARLOR_HEADER_TIMEOUT_SECONDS", default_value_t = 10)]
+    header_timeout_seconds: u64,
+    /// Connections at once (HTTP and websocket); default 32768, and always below the open-file limit.
+    #[arg(long, env = "PARLOR_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
+    /// Connections at once from one client address (an IPv6 /64); trusted proxies are not capped.
+    #[arg(long, env = "PARLOR_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    max_connections_per_address: usize,
+    /// Another origin whose pages may open the websocket (`https://play.example.org`), besides the site's own
+    /// (the request's Host); repeatable or comma separated.
+    #[arg(long = "origin", env = "PARLOR_ORIGINS", value_delimiter = ',')]
+    origins: Vec<String>,
+    /// A reverse proxy (IP or CIDR block) whose X-Forwarded-For and X-Forwarded-Proto are believed; repeatable
+    /// or comma separated; `none` for no proxy.
+    #[arg(
+        long = "trusted-proxy",
+        env = "PARLOR_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        default_value = "127.0.0.0/8,::1"
+    )]
+    trusted_proxies: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -335,10 +357,25 @@ fn serve(args: ServeArgs) -> Result<()> {
             node: args.node.unwrap_or_else(default_node_name),
             lease: std::time::Duration::from_millis(args.lease_ms.max(400)),
         });
+        let trusted_proxies = args
+            .trusted_proxies
+            .iter()
+            .filter(|p| !p.trim().is_empty() && p.trim() != "none")
+            .map(|p| p.parse())
+            .collect::<Result<Vec<parlor_server::proxy::IpNet>, _>>()?;
         let config = parlor_server::Config {
             database: args.database,
             grace: std::time::Duration::from_secs(args.grace_seconds),
             cluster,
+            header_timeout: std::time::Duration::from_secs(args.header_timeout_seconds.max(1)),
+            max_connections: args.max_connections,
+            max_connections_per_address: args.max_connections_per_address,
+            origins: args
+                .origins
+                .into_iter()
+                .filter(|o| !o.trim().is_empty())
+                .collect(),
+            trusted_proxies,
             ..parlor_server::Config::default()
         };
         let shutdown = tokio_util::sync::CancellationToken::new();

@@ -287,7 +287,7 @@ async function loadSprite() {
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
     const svg = doc.documentElement;
     svg.setAttribute('aria-hidden', 'true');
-    svg.setAttribute('style', 'position:absolute;width:0;height:0;overflow:hidden');
+    svg.style.cssText = 'position:absolute;width:0;height:0;overflow:hidden';
     document.body.insertBefore(document.importNode(svg, true), document.body.firstChild);
   } catch {
     /* no pieces: the board still shows squares and labels */

@@ -1,4 +1,5 @@
 // Small DOM helpers. Text is always inserted as text nodes: names and chat from players can never become HTML.
+// `style` goes through the CSSOM: the Content-Security-Policy refuses style attributes.
 
 /** Make an element: h('button', {class: 'x', onclick: f, 'data-action': 'resign'}, 'text', child ...). */
 export function h(tag, attrs, ...children) {
@@ -8,6 +9,7 @@ export function h(tag, attrs, ...children) {
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'class') el.className = v;
     else if (k === 'text') el.textContent = v;
+    else if (k === 'style') el.style.cssText = v;
     else if (k in el && typeof v !== 'string') el[k] = v;
     else el.setAttribute(k, v === true ? '' : String(v));
   }
@@ -46,7 +48,10 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 /** An SVG element with attributes. */
 export function s(tag, attrs, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'style' && v) el.style.cssText = v;
+    else if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  }
   for (const c of children.flat()) if (c) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
   return el;
 }

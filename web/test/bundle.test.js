@@ -56,11 +56,12 @@ test('every module parses (pages and the app too, which need a browser to run)',
   }
 });
 
-test('docs/web.md gives the hash of the inline fallback script (for a Content-Security-Policy)', () => {
+test('docs/web.md and the served Content-Security-Policy give the hash of the inline fallback script', () => {
   const html = readFileSync(WEB + 'index.html', 'utf8');
   const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   assert.equal(scripts.length, 1, 'one inline script');
   assert.doesNotMatch(html, /\son[a-z]+="/, 'no inline event handlers');
   const hash = 'sha256-' + createHash('sha256').update(scripts[0]).digest('base64');
   assert.ok(readFileSync(WEB + '../docs/web.md', 'utf8').includes(hash), hash);
+  assert.ok(readFileSync(WEB + '../crates/server/src/headers.rs', 'utf8').includes(`'${hash}'`), hash);
 });

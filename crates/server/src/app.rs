@@ -5,15 +5,16 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::games::{GameSetup, Step};
 use crate::hub::Hub;
+use crate::listen::{self, Gate, Limits};
 use crate::metrics::Metrics;
 use crate::persist::Persist;
 use crate::table::Occupant;
 use crate::ws;
+use crate::{headers, origin, proxy};
 use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 use parlor_game::{ExportInfo, GameKind};
@@ -48,6 +49,7 @@ pub enum ServerError {
 struct AppState {
     hub: Arc<Hub>,
     key: Key,
+    gate: Arc<Gate>,
 }
 
 impl FromRef<AppState> for Key {
@@ -95,6 +97,9 @@ pub async fn run(
     config: Config,
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
+    let limits = Limits::new(&config, listen::file_limit());
+    tracing::info!(?limits, "connection limits");
+    let gate = Gate::new(limits);
     let store = Arc::new(AnyStore::open(&config.database).await?);
     if let Some(path) = store.created_file() {
         tracing::warn!(
@@ -142,6 +147,7 @@ pub async fn run(
     let state = AppState {
         hub: hub.clone(),
         key,
+        gate: gate.clone(),
     };
     let app = Router::new()
         .route("/", get(page))
@@ -160,15 +166,10 @@ pub async fn run(
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
         .merge(crate::image::routes())
+        .layer(axum::middleware::map_response(headers::add))
         .with_state(state);
 
-    // Moves are small and latency matters: no Nagle delay.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown.clone().cancelled_owned())
-        .await?;
+    listen::serve(listener, app, gate, &hub.config, shutdown.clone()).await;
     shutdown.cancel();
     hub.tracker.close();
     hub.tracker.wait().await;
@@ -228,7 +229,12 @@ fn new_player(id: String) -> Player {
 }
 
 /// The web client; a first visit gets its identity cookie (the player is stored when its socket says hello).
-async fn page(jar: SignedCookieJar) -> Response {
+async fn page(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    jar: SignedCookieJar,
+) -> Response {
     if jar.get(COOKIE).is_some() {
         return assets::index();
     }
@@ -236,6 +242,8 @@ async fn page(jar: SignedCookieJar) -> Response {
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
+        // Over HTTPS the cookie never travels in clear (a proxy ends TLS and says so).
+        .secure(proxy::is_https(peer.ip(), &headers, &state.hub.config))
         .max_age(time::Duration::days(365))
         .build();
     (jar.add(cookie), assets::index()).into_response()
@@ -248,9 +256,18 @@ async fn asset(Path((hash, path)): Path<(String, String)>) -> Response {
 async fn websocket(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     jar: SignedCookieJar,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    // A page of another origin must not act with the player's cookie (cross-site websocket hijacking).
+    if !origin::is_allowed(&headers, &state.hub.config.origins) {
+        return (
+            StatusCode::FORBIDDEN,
+            "this page's origin may not open the websocket",
+        )
+            .into_response();
+    }
     let player = match player_of(&state.hub, &jar).await {
         Ok(player) => player,
         Err(e) => {
@@ -262,13 +279,15 @@ async fn websocket(
                 .into_response();
         }
     };
+    // Per-address limits count the client, also behind a trusted proxy.
+    let client = proxy::client_ip(peer.ip(), &headers, &state.hub.config);
     let hub = state.hub.clone();
     upgrade
         .read_buffer_size(4096)
         .write_buffer_size(4096)
         .max_message_size(parlor_protocol::MAX_FRAME_BYTES)
         .max_frame_size(parlor_protocol::MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| ws::serve(socket, hub, player, peer.ip()))
+        .on_upgrade(move |socket| ws::serve(socket, hub, player, client))
 }
 
 /// `200 ok` when the store can be read and written; `503` with the reason otherwise (a full disk, a deleted or
@@ -289,6 +308,7 @@ async fn healthz(State(state): State<AppState>) -> Response {
 
 async fn metrics_text(State(state): State<AppState>) -> Response {
     let mut text = state.hub.metrics.render();
+    text.push_str(&state.gate.render_metrics());
     if let Some(counts) = state.hub.store.sqlite_checkpoints() {
         text.push_str(&crate::metrics::render_checkpoints(&counts));
     }

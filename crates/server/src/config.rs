@@ -17,6 +17,17 @@ pub struct Config {
     pub event_log_bytes: usize,
     /// The site this node joins (PostgreSQL + Redis); `None` runs alone.
     pub cluster: Option<crate::cluster::ClusterConfig>,
+    /// Time a client has to send a request's headers (and the keep-alive idle timeout); see
+    /// [`crate::listen::HEADER_TIMEOUT`].
+    pub header_timeout: Duration,
+    /// Connections at once; `None` for [`crate::listen::MAX_CONNECTIONS`]. Kept below the open-file limit in any case.
+    pub max_connections: Option<usize>,
+    /// Connections at once from one client address (not counted for trusted proxies).
+    pub max_connections_per_address: usize,
+    /// Other origins (`scheme://host[:port]`) whose pages may open the websocket, besides the site's own.
+    pub origins: Vec<String>,
+    /// Peers whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed (reverse proxies); loopback by default.
+    pub trusted_proxies: Vec<crate::proxy::IpNet>,
 }
 
 impl Default for Config {
@@ -28,6 +39,11 @@ impl Default for Config {
             event_log: crate::table::EVENT_LOG,
             event_log_bytes: crate::table::EVENT_LOG_BYTES,
             cluster: None,
+            header_timeout: crate::listen::HEADER_TIMEOUT,
+            max_connections: None,
+            max_connections_per_address: crate::listen::MAX_CONNECTIONS_PER_ADDRESS,
+            origins: Vec::new(),
+            trusted_proxies: crate::proxy::IpNet::loopback(),
         }
     }
 }

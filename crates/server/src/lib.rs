@@ -12,6 +12,8 @@
 //! - [`limit`]: abuse limits (token buckets per connection, player and address). [`name`]: what a player's name may hold.
 //! - [`image`]: `/image/{game}.{svg,png}`, pictures of positions with an LRU of PNGs.
 //! - [`cluster`]: several nodes as one site (PostgreSQL + Redis): leases, forwarding, shared lobby and presence.
+//! - [`listen`]: the accept loop: header timeout, connection caps. [`proxy`]: trusted proxies, the client's
+//!   address and scheme. [`origin`]: which pages may open the websocket. [`headers`]: security headers.
 //! - [`metrics`]: `/metrics`. [`config`]: settings. [`loadtest`]: `parlor loadtest`, real clients for load.
 
 pub mod app;
@@ -21,15 +23,19 @@ pub mod cluster;
 pub mod config;
 pub mod cpu;
 pub mod games;
+pub mod headers;
 pub mod history;
 pub mod hub;
 pub mod image;
 pub mod limit;
+pub mod listen;
 pub mod loadtest;
 pub mod metrics;
 pub mod name;
+pub mod origin;
 pub mod outbox;
 pub mod persist;
+pub mod proxy;
 pub mod rating;
 pub mod table;
 pub mod ws;

@@ -180,7 +180,7 @@ export class Board {
     const grp = s('g', { class: 'piece', 'data-piece': p.sprite });
     if (this.board.family === 'chess4') {
       const army = this.armyOf(p);
-      grp.setAttribute('style', `color:${ARMY_COLOURS[army]}`);
+      grp.style.color = ARMY_COLOURS[army];
       grp.setAttribute('data-army', army);
       grp.appendChild(s('use', { href: '#' + p.sprite, x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8 }));
       if (p.seat !== null && p.seat !== undefined) {
