@@ -186,8 +186,16 @@ async fn a_connection_flood_past_the_file_limit_leaves_the_site_answering() {
             .unwrap_or("?")
             .to_owned()
     };
+    let rss = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .map(|l| l[6..].trim().to_owned())
+        })
+        .unwrap_or_default();
     println!(
-        "file limit {files}, flood {} connections in {:?} ({refused} failed to connect): cap {}, open {}, \
+        "server memory {rss}; file limit {files}, flood {} connections in {:?} ({refused} failed to connect): cap {}, open {}, \
          evicted {}, refused {}; {} looks, worst /healthz {:?}, worst move {:?}",
         flood.len(),
         started.elapsed(),

@@ -47,6 +47,11 @@ pub const FILE_HEADROOM_MIN: u64 = 256;
 /// ... or this fraction of the file limit (1/8), when more.
 pub const FILE_HEADROOM_DIVISOR: u64 = 8;
 
+/// The most bytes of a request head (request line and headers) a connection may buffer: our requests carry a
+/// cookie and at most an image query, well under this; it bounds what each of many connections can make us hold
+/// (hyper's default is about 400 KiB).
+pub const MAX_HEAD_BYTES: usize = 16 * 1024;
+
 /// `Retry-After` of the refusal: long enough that a refused browser does not hammer, short enough to come back
 /// soon after a burst.
 pub const RETRY_AFTER_SECONDS: u64 = 5;
@@ -391,6 +396,7 @@ pub async fn serve(
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(gate.limits.header_timeout)
+        .max_buf_size(MAX_HEAD_BYTES)
         .keep_alive(true);
     let serving = Arc::new(Serving {
         router,

@@ -126,6 +126,28 @@ async fn slow_headers_and_idle_keep_alive_connections_are_closed_after_the_heade
 }
 
 #[tokio::test]
+async fn a_request_head_past_the_limit_is_refused() {
+    let server = Server::start().await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let big = "a".repeat(40 * 1024);
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: parlor\r\nX-Big: {big}\r\n\r\n");
+    let _ = stream.write_all(request.as_bytes()).await;
+    let answer = read_until_closed(&mut stream, Duration::from_secs(5))
+        .await
+        .expect("closed");
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer:?}");
+    // A head of ordinary size is fine.
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let cookie = "b".repeat(4 * 1024);
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: parlor\r\nCookie: x={cookie}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = [0u8; 64];
+    let n = stream.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn the_per_address_cap_refuses_one_address_extra_connections_and_no_one_else() {
     let server = Server::start_with(|c| {
         c.max_connections_per_address = 8;
