@@ -357,3 +357,14 @@ fn sprites_draw_what_the_full_svg_draws() {
         assert!(mean < 3.0, "{game}: mean difference {mean}");
     }
 }
+
+/// A PNG is kept in the server's cache, which counts its length: it must hold no more memory than that. A
+/// 2048 px board is about 250 KB; the encoder's first guess at its size was 1.5 MB.
+#[test]
+fn a_png_holds_no_spare_capacity() {
+    for size in [64, 512, 2048] {
+        let request = Request::from_query("chess", &format!("size={size}&lastmove=e2e4")).unwrap();
+        let png = renderer().png(&request).unwrap();
+        assert_eq!(png.capacity(), png.len(), "{size} px");
+    }
+}
