@@ -8,13 +8,16 @@
 
 #[path = "../crates/server/tests/common/mod.rs"]
 mod common;
+#[path = "spawned/mod.rs"]
+mod spawned;
 
 use common::Client;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write as _};
+use spawned::{serve, wires};
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Games played at once.
@@ -51,41 +54,6 @@ impl Drop for Mount {
     fn drop(&mut self) {
         let _ = Command::new("umount").arg("-l").arg(&self.0).status();
         let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-    /// The server's standard output, kept open so that its writes never fail.
-    _stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(database: &str) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
-        .env("PARLOR_LOG", "warn")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut stdout = BufReader::new(stdout);
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().parse().unwrap();
-    Serve {
-        child,
-        addr,
-        _stdout: stdout,
     }
 }
 
@@ -164,13 +132,6 @@ impl Game {
     fn over(&self) -> bool {
         self.legal.is_empty()
     }
-}
-
-fn wires(legal: &Value) -> Vec<String> {
-    legal
-        .as_array()
-        .map(|l| l.iter().map(|m| m["wire"].as_str().unwrap().to_owned()).collect())
-        .unwrap_or_default()
 }
 
 async fn status(addr: SocketAddr, path: &str) -> (u16, String) {

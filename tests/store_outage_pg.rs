@@ -8,50 +8,19 @@
 
 #[path = "../crates/server/tests/common/mod.rs"]
 mod common;
+#[path = "spawned/mod.rs"]
+mod spawned;
 
 use common::Client;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
+use spawned::{serve, wires};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long the database is stalled: longer than the server's patience with a commit (5 s) and a health probe
 /// (2 s) together, with room for a busy machine.
 const STALL_SECS: u64 = 12;
-
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-    _stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(database: &str) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
-        .env("PARLOR_LOG", "warn")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().parse().unwrap();
-    Serve {
-        child,
-        addr,
-        _stdout: stdout,
-    }
-}
 
 fn psql(url: &str, sql: &str) {
     let status = Command::new("psql")
@@ -85,13 +54,6 @@ async fn wait_for_lock(url: &str, schema: &str) {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-fn wires(legal: &Value) -> Vec<String> {
-    legal
-        .as_array()
-        .map(|l| l.iter().map(|m| m["wire"].as_str().unwrap().to_owned()).collect())
-        .unwrap_or_default()
 }
 
 async fn healthz(addr: SocketAddr) -> (u16, String) {
