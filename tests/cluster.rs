@@ -898,7 +898,9 @@ async fn a_challenge_sent_on_one_node_is_accepted_on_another() {
 // c. Presence and lobby agree on all nodes.
 
 /// A lobby snapshot: online players (with the subscriber itself) and public tables.
+/// A subscribed connection asks again by stopping and starting (a second start alone sends nothing).
 async fn lobby(c: &mut Client) -> (BTreeSet<String>, BTreeSet<String>) {
+    c.send(json!({"t": "lobby", "on": false})).await;
     c.send(json!({"t": "lobby", "on": true})).await;
     let v = c.expect("lobby").await;
     let ids = |list: &Value| -> BTreeSet<String> {
