@@ -59,3 +59,12 @@ test('language from the browser, switching, digits', () => {
   assert.equal(fill('{a} and {b}', { a: 1 }), '1 and {b}');
   assert.equal(t('no.such.key'), 'no.such.key');
 });
+
+test('every error code the server sends has a message', () => {
+  const src = readFileSync(new URL('../../crates/protocol/src/server.rs', import.meta.url), 'utf8');
+  const body = src.match(/pub enum ErrorCode \{([\s\S]*?)\n\}/)[1];
+  const codes = [...body.matchAll(/^\s{4}([A-Z]\w*),?$/gm)]
+    .map((m) => m[1].replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase()));
+  assert.ok(codes.length > 20 && codes.includes('too_many_tables'), codes.join(' '));
+  for (const c of codes) assert.ok(`err.${c}` in en, `no message for error code ${c}`);
+});

@@ -55,7 +55,8 @@ pub enum ErrorCode {
     BadSpec,
     /// The server failed; the game is safe; try again.
     Internal,
-    /// The table cannot take moves for a moment (it is moving to another server); try again.
+    /// The table cannot take moves for a moment (its store cannot save, or it is moving to another server);
+    /// try again.
     Unavailable,
     /// You host as many open tables as a player may: close one first.
     TooManyTables,

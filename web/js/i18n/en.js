@@ -59,7 +59,11 @@ export default {
 'err.chat_invalid': 'A message needs 1 to 300 characters.',
 'err.bad_spec': 'These table settings are not valid.',
 'err.internal': 'Something went wrong on the server. Your game is safe; try again.',
-'err.unavailable': 'This table is moving to another server. Your game is safe; try again in a moment.',
+'err.unavailable': 'The server cannot save moves for a moment. Your game is safe; try again in a moment.',
+'err.too_many_tables': 'You already host 10 open tables. Close one before you open another.',
+'err.challenge_exists': 'You have already challenged this player. Wait for an answer.',
+'err.too_many_challenges': 'You have 5 challenges waiting. Cancel one or wait for answers.',
+'err.not_at_table': 'Only players and watchers at this table can chat here.',
 'err.unknown': 'Something went wrong.',
 
 'game.chess': 'Chess',
