@@ -73,3 +73,51 @@ async fn a_four_player_seat_that_runs_out_of_time_is_played_by_a_cpu() {
     );
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_whose_seat_a_cpu_took_for_time_takes_it_back_by_opening_the_table_again() {
+    let server = Server::start().await;
+    let mut a = server.client().await;
+    let spec = json!({
+        "game": "chess4",
+        "time": {"base_ms": null, "increment_ms": 0, "per_move_ms": 1500},
+        "seats": cpus(),
+    });
+    let (table, _, _) = a.create(spec).await;
+    a.until("a CPU in seat 0", |v| {
+        v["t"] == "event"
+            && v["event"]["e"] == "seat"
+            && v["event"]["seat"] == 0
+            && v["event"]["info"]["cpu"].is_string()
+    })
+    .await;
+    // Still connected, the player asks for the seat back (the web page's "I will play myself").
+    a.send(json!({"t": "open", "table": table})).await;
+    let state = a.expect("table").await;
+    let back = a
+        .until("seat 0 is ours again", |v| {
+            v["t"] == "event" && v["event"]["e"] == "seat" && v["event"]["seat"] == 0
+        })
+        .await;
+    assert!(back["event"]["info"]["cpu"].is_null(), "{back}");
+    assert_eq!(back["event"]["info"]["player"]["id"], a.id.as_str(), "{back}");
+    // On our turn nobody moves for us: our own move is taken.
+    let game = &state["state"]["game"];
+    let (ply, legal) = if game["turn"] == 0 {
+        (game["moves"].as_array().unwrap().len(), game["legal"].clone())
+    } else {
+        let turn = a
+            .until("our turn", |v| {
+                v["t"] == "event" && v["event"]["e"] == "moved" && v["event"]["turn"] == 0
+            })
+            .await;
+        (
+            turn["event"]["ply"].as_u64().unwrap() as usize,
+            turn["event"]["legal"].clone(),
+        )
+    };
+    let wire = legal[0]["wire"].as_str().unwrap().to_owned();
+    let answer = a.play(&table, ply as u32, &wire).await;
+    assert_eq!(answer["t"], "ack", "{answer}");
+    server.stop().await;
+}

@@ -242,6 +242,12 @@ export function mount(app, main, params) {
       }
       return;
     }
+    const mine = model.you !== null && model.you !== undefined ? model.seats[model.you] : null;
+    if (mine && mine.cpu && mine.player) {
+      // A computer plays this seat since our time ran out or we were away: one tap takes it back.
+      status.appendChild(h('p', { class: 'notice', id: 'cpu-playing' }, t('table.cpu_playing'), ' ',
+        button('take-back-seat', t('table.cpu_playing_stop'), () => open(model.version), true)));
+    }
     if (isMyTurn(model)) status.appendChild(h('p', { class: 'your-turn', id: 'your-turn' }, t('table.your_turn')));
     else if (g.turn !== null && g.turn !== undefined) status.appendChild(h('p', {}, t('table.their_turn', { name: nameOf(g.turn) })));
     if (g.draw_offer !== null && g.draw_offer !== undefined) {
