@@ -5,37 +5,17 @@
 
 #[path = "../crates/server/tests/common/mod.rs"]
 mod common;
+mod spawned;
 
 use common::Client;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use spawned::{serve, wires};
+use std::process::Command;
 
 /// Games played at once.
 const GAMES: usize = 16;
 /// Plies each game plays before the kill (random legal moves).
 const PLIES: usize = 12;
-
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-}
-
-fn serve(database: &str) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
-        .env("PARLOR_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().parse().unwrap();
-    Serve { child, addr }
-}
 
 struct Game {
     table: String,
@@ -61,12 +41,7 @@ async fn play(mut players: [Client; 2], table: String, mut legal: Vec<String>, p
                 v["t"] == "event" && v["event"]["e"] == "moved" && v["event"]["ply"] == want
             })
             .await;
-        legal = moved["event"]["legal"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["wire"].as_str().unwrap().to_owned())
-            .collect();
+        legal = wires(&moved["event"]["legal"]);
         turn = 1 - turn;
     }
     acked

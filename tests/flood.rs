@@ -8,12 +8,13 @@
 
 #[path = "../crates/server/tests/common/mod.rs"]
 mod common;
+mod spawned;
 
 use common::{Client, http_get, two_player_game};
 use serde_json::json;
-use std::io::{BufRead, BufReader};
+use spawned::{Serve, spawn, wires};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -29,39 +30,18 @@ fn env_number(name: &str) -> Option<usize> {
     std::env::var(name).ok().and_then(|v| v.parse().ok())
 }
 
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn serve(files: usize, database: &str) -> Serve {
     let bin = std::env::var("PARLOR_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_parlor").to_owned());
-    let mut child = Command::new("sh")
-        .args([
-            "-c",
-            r#"ulimit -n "$1" && exec "$2" serve --listen 127.0.0.1:0 --database "$3""#,
-            "sh",
-            &files.to_string(),
-            &bin,
-            database,
-        ])
-        .env("PARLOR_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().parse().unwrap();
-    Serve { child, addr }
+    let mut command = Command::new("sh");
+    command.args([
+        "-c",
+        r#"ulimit -n "$1" && exec "$2" serve --listen 127.0.0.1:0 --database "$3""#,
+        "sh",
+        &files.to_string(),
+        &bin,
+        database,
+    ]);
+    spawn(command)
 }
 
 /// This process's own open-file limit.
@@ -81,16 +61,6 @@ struct Watch {
     worst_health: Duration,
     worst_move: Duration,
     looks: usize,
-}
-
-fn wires(list: &serde_json::Value) -> Vec<String> {
-    list.as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|m| m["wire"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 impl Watch {

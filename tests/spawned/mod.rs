@@ -24,8 +24,15 @@ impl Drop for Serve {
 
 /// Starts `parlor serve` on port 0 with `database`; returns once it has said where it listens.
 pub fn serve(database: &str) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parlor"));
+    command.args(["serve", "--listen", "127.0.0.1:0", "--database", database]);
+    spawn(command)
+}
+
+/// Starts `command`, a `parlor serve` on port 0 (perhaps behind a shell that sets limits first); returns once it
+/// has said where it listens.
+pub fn spawn(mut command: Command) -> Serve {
+    let mut child = command
         .env("PARLOR_LOG", "warn")
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
