@@ -49,6 +49,11 @@ enum Wire {
     },
 }
 
+/// True when the text is spelled as a move (legal or not).
+pub(crate) fn is_wire(text: &str) -> bool {
+    parse_wire(text).is_some()
+}
+
 fn parse_wire(text: &str) -> Option<Wire> {
     let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
     match t {
@@ -82,7 +87,8 @@ pub struct Game {
     start: Position,
     pos: Position,
     history: Vec<Played>,
-    /// PGN4 tokens in order: moves as displayed, `R` for a resignation, `T` for a timeout.
+    /// PGN4 tokens in order: moves as displayed, `R` for a resignation, `T` for a timeout (followed by the seat's
+    /// name in a comment, `R {Blue}`, when that seat was not the one to move).
     record: Vec<(Seat, String)>,
     repetitions: Repetitions,
     outcome: Outcome,
@@ -404,11 +410,18 @@ impl Rules for Game {
                 ));
             }
         };
+        let to_move = self.pos.turn();
         if !self.pos.resign(seat) {
             return Err(EventError::NotPlaying(seat));
         }
         self.repetitions.record(self.pos.repetition_key(), true);
-        self.record.push((seat, token.to_owned()));
+        // A seat that was not to move is named in a comment, so a reader knows who left.
+        let token = if seat == to_move {
+            token.to_owned()
+        } else {
+            format!("{token} {{{}}}", seat_name(seat))
+        };
+        self.record.push((seat, token));
         self.conclude(false, Some(reason));
         Ok(())
     }
@@ -451,7 +464,8 @@ impl Rules for Game {
     }
 
     /// PGN4 as chess.com writes it: tags, then rounds `1. h2-h3 .. b7-c7 .. g13-g12 .. m8-l8`, with `R` and `T`
-    /// for resignations and timeouts. `Result` holds the final points in seat order (`*` while running).
+    /// for resignations and timeouts (`R {Blue}` for a seat that was not to move). `Result` holds the final points
+    /// in seat order (`*` while running). [`crate::pgn4::read`] reads it back.
     fn export(&self, info: &ExportInfo) -> String {
         let or = |s: &str, default: &str| {
             if s.is_empty() {

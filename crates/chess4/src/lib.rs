@@ -12,6 +12,7 @@
 //! - [`fen4`]: FEN4 reading and writing, [`Fen4Error`].
 //! - [`game`]: [`Game`]: a whole game as a table runs it (draws, move limit, resignations, wire moves, PGN4);
 //!   implements [`parlor_game::Rules`].
+//! - [`pgn4`]: the PGN4 reader ([`pgn4::read`], [`Pgn4Error`]): a PGN4 game replayed through [`Game`].
 //! - [`perft`]: a perft with bulk counting, divide, and the benchmark the `parlor` binary runs.
 //!
 //! # Example
@@ -31,6 +32,7 @@ pub mod chess_move;
 pub mod fen4;
 pub mod game;
 pub mod perft;
+pub mod pgn4;
 pub mod piece;
 pub mod position;
 pub mod square;
@@ -38,6 +40,7 @@ pub mod square;
 pub use chess_move::{Move, MoveKind, MoveList};
 pub use fen4::Fen4Error;
 pub use game::{Game, Options};
+pub use pgn4::{Pgn4Error, Pgn4Game};
 pub use piece::{Piece, Role};
 pub use position::Position;
 pub use square::Square;

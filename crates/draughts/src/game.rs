@@ -242,16 +242,6 @@ impl Game {
         }
     }
 
-    /// The PDN `GameType` tag: the FMJD number (with board details where they match our numbering).
-    fn game_type(&self) -> &'static str {
-        match self.variant() {
-            DraughtsVariant::English => "21,B,8,8,N1,0",
-            DraughtsVariant::International => "20,W,10,10,N2,0",
-            DraughtsVariant::Russian => "25",
-            DraughtsVariant::Pool => "23,B,8,8,N1,0",
-        }
-    }
-
     /// The PDN result: International scores 2-0 / 1-1 / 0-2, the others 1-0 / 1/2-1/2 / 0-1, always from the
     /// first mover's side (FMJD PDN).
     fn result(&self) -> &'static str {
@@ -265,6 +255,16 @@ impl Game {
             "1/2-1/2" => "1-1",
             other => other,
         }
+    }
+}
+
+/// The PDN `GameType` tag of a variant: the FMJD number (with board details where they match our numbering).
+pub(crate) const fn game_type(variant: DraughtsVariant) -> &'static str {
+    match variant {
+        DraughtsVariant::English => "21,B,8,8,N1,0",
+        DraughtsVariant::International => "20,W,10,10,N2,0",
+        DraughtsVariant::Russian => "25",
+        DraughtsVariant::Pool => "23,B,8,8,N1,0",
     }
 }
 
@@ -376,7 +376,7 @@ impl Rules for Game {
                 .cloned()
                 .unwrap_or_else(|| "?".to_owned())
         };
-        tag(&mut out, "GameType", self.game_type());
+        tag(&mut out, "GameType", game_type(variant));
         tag(&mut out, "Event", &or(&info.event, "Parlor game"));
         tag(&mut out, "Site", &or(&info.site, "?"));
         tag(&mut out, "Date", &or(&info.date, "????.??.??"));

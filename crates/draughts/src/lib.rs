@@ -10,6 +10,7 @@
 //! - [`fen`]: PDN FEN and [`FenError`].
 //! - [`notation`]: PDN moves ([`PdnMove`]) and capture paths.
 //! - [`game`]: [`Game`], a whole game as a table runs it (`impl parlor_game::Rules`): draw rules, events, PDN export.
+//! - [`pdn`]: the PDN reader ([`pdn::read`], [`PdnError`]): a PDN game replayed through [`Game`].
 //! - [`perft`](mod@perft): fast bulk-counting perft; [`bench`](mod@bench): what `parlor perft` and `parlor bench perft` run.
 //!
 //! The rules of each variant, their sources and the choices made are in `docs/rules/draughts.md`.
@@ -23,6 +24,7 @@ pub mod fen;
 pub mod game;
 pub mod moves;
 pub mod notation;
+pub mod pdn;
 pub mod perft;
 pub mod position;
 
@@ -32,5 +34,6 @@ pub use game::{Game, Options, no_progress_plies};
 pub use moves::{Move, MoveList};
 pub use notation::PdnMove;
 pub use parlor_game::DraughtsVariant;
+pub use pdn::{PdnError, PdnGame};
 pub use perft::{Duplicates, perft, perft_divide, perft_with};
 pub use position::{IllegalMove, Piece, Position, first_mover, square_coord};

@@ -36,6 +36,15 @@ pub enum SetupError {
     /// The start position does not parse.
     #[error("start position: {0}")]
     Start(String),
+    /// A PGN export does not read.
+    #[error("PGN: {0}")]
+    Pgn(#[from] parlor_chess::pgn::PgnError),
+    /// A PDN export does not read.
+    #[error("PDN: {0}")]
+    Pdn(#[from] parlor_draughts::PdnError),
+    /// A PGN4 export does not read.
+    #[error("PGN4: {0}")]
+    Pgn4(#[from] parlor_chess4::Pgn4Error),
     /// A stored move does not replay.
     #[error("move {ply} `{wire}` does not replay: {reason}")]
     Replay {
@@ -234,106 +243,62 @@ mod every_game {
             assert!(!made.legal_moves().is_empty(), "{game}");
         }
     }
+
+    #[test]
+    fn every_kind_reads_its_export_back() {
+        for game in [
+            "chess",
+            "draughts/english",
+            "draughts/international",
+            "draughts/russian",
+            "draughts/pool",
+            "chess4",
+        ] {
+            let setup = GameSetup {
+                game: game.into(),
+                start: None,
+                first: 0,
+                mandatory_capture: true,
+                move_limit: None,
+            };
+            let mut made = setup.new_game().unwrap();
+            for _ in 0..6 {
+                let wire = made.legal_moves()[0].wire.clone();
+                made.play(&wire).unwrap();
+            }
+            // A seat that is not to move resigns (four-player: the game goes on without it).
+            let mover = made.turn().unwrap();
+            made.apply(GameEvent::Resign(mover.next(made.seat_count())))
+                .unwrap();
+            let text = made.export(&parlor_game::ExportInfo::default());
+            let back = read_export(game, &text).unwrap_or_else(|e| panic!("{game}: {e}\n{text}"));
+            assert_eq!(back.history(), made.history(), "{game}");
+            assert_eq!(back.outcome(), made.outcome(), "{game}");
+            assert_eq!(back.position_text(), made.position_text(), "{game}");
+        }
+        assert!(matches!(
+            read_export("draughts/english", "1. 11-17 *"),
+            Err(SetupError::Pdn(parlor_draughts::PdnError::Move { ply: 1, .. }))
+        ));
+        assert!(matches!(
+            read_export("chess4", "1. R .. R .. R .. R"),
+            Err(SetupError::Pgn4(_))
+        ));
+        assert!(matches!(read_export("chess", "1. e5"), Err(SetupError::Pgn(_))));
+        assert!(matches!(read_export("go", ""), Err(SetupError::Kind(_))));
+    }
 }
 
-/// Reads a game back from its export (PGN, PDN or PGN4) by replaying its moves through our rules, and applies a
-/// result the moves do not explain (a resignation, `R` and `T` tokens of PGN4).
+/// Reads a game back from its export (PGN, PDN or PGN4) with the reader of its rules crate, which replays the
+/// moves and applies a result the moves do not explain (a resignation, `R` and `T` tokens of PGN4).
 ///
 /// # Errors
-/// [`SetupError`] when the kind is unknown, the start tag does not parse, or a move does not replay.
+/// [`SetupError::Kind`] for an unknown kind, else the reader's error ([`SetupError::Pgn`], [`SetupError::Pdn`],
+/// [`SetupError::Pgn4`]).
 pub fn read_export(game: &str, text: &str) -> Result<AnyGame, SetupError> {
-    let kind: GameKind = game.parse()?;
-    if kind == GameKind::Chess {
-        let read = parlor_chess::pgn::read(text).map_err(|e| SetupError::Start(e.to_string()))?;
-        return Ok(Box::new(read.game));
-    }
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if let Some((name, value)) = inner.split_once(' ') {
-                tags.push((
-                    name.to_owned(),
-                    value.trim().trim_matches('"').replace("\\\"", "\""),
-                ));
-            }
-        } else {
-            movetext.push_str(line);
-            movetext.push(' ');
-        }
-    }
-    let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-    let start = tag("StartFen4").or_else(|| tag("FEN"));
-    let setup = GameSetup {
-        game: game.to_owned(),
-        start,
-        first: 0,
-        mandatory_capture: true,
-        move_limit: None,
-    };
-    let mut replayed = setup.new_game()?;
-    // Comments are dropped; tokens are moves, move numbers, results, and R / T (PGN4 resignation and timeout).
-    let mut clean = String::new();
-    let mut depth = 0;
-    for c in movetext.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            _ if depth == 0 => clean.push(c),
-            _ => {}
-        }
-    }
-    let mut ply = 0;
-    for raw in clean.split_whitespace() {
-        let is_result = raw == "*"
-            || raw.contains('/')
-            || (raw.contains('-') && raw.split('-').all(|p| p.parse::<i64>().is_ok()));
-        if is_result {
-            continue;
-        }
-        // A move number ("12." or "12...") may stand alone or stick to the move.
-        let token = match raw.rfind('.') {
-            Some(i) if raw[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => &raw[i + 1..],
-            _ => raw,
-        };
-        if token.is_empty() {
-            continue;
-        }
-        let seat = replayed.turn();
-        match (token, seat) {
-            ("R", Some(seat)) => {
-                let _ = replayed.apply(GameEvent::Resign(seat));
-            }
-            ("T", Some(seat)) => {
-                let _ = replayed.apply(GameEvent::Timeout(seat));
-            }
-            _ => {
-                ply += 1;
-                let wire = token.trim_end_matches(['+', '#']);
-                replayed.play(wire).map_err(|e| SetupError::Replay {
-                    ply,
-                    wire: wire.to_owned(),
-                    reason: e.reason,
-                })?;
-            }
-        }
-    }
-    if replayed.outcome().is_running() && replayed.seat_count() == 2 {
-        let loser = match tag("Result").as_deref() {
-            Some("1-0" | "2-0") => Some(Seat::Second),
-            Some("0-1" | "0-2") => Some(Seat::First),
-            _ => None,
-        };
-        match loser {
-            Some(seat) => {
-                let _ = replayed.apply(GameEvent::Resign(seat));
-            }
-            None if matches!(tag("Result").as_deref(), Some("1/2-1/2" | "1-1")) => {
-                let _ = replayed.apply(GameEvent::DrawAgreed);
-            }
-            None => {}
-        }
-    }
-    Ok(replayed)
+    Ok(match game.parse()? {
+        GameKind::Chess => Box::new(parlor_chess::pgn::read(text)?.game),
+        GameKind::Draughts(variant) => Box::new(parlor_draughts::pdn::read(variant, text)?.game),
+        GameKind::Chess4 => Box::new(parlor_chess4::pgn4::read(text)?.game),
+    })
 }

@@ -1,9 +1,9 @@
-//! Fuzz target: four-player chess FEN4 and wire moves (`h2-h4`, `Nj1-i3`, `O-O`), with the game's PGN4 export.
-//! FEN4 written by a position must read back to the same position.
+//! Fuzz target: four-player chess FEN4 and wire moves (`h2-h4`, `Nj1-i3`, `O-O`), with the game's PGN4 export
+//! and the PGN4 reader. FEN4 written by a position must read back to the same position, the export to the game.
 
-use parlor_chess4::{Game, Position};
+use parlor_chess4::{Game, Position, pgn4};
 use parlor_fuzz::{play_wires, text};
-use parlor_game::AnyGame;
+use parlor_game::{AnyGame, ExportInfo, Rules};
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {
@@ -35,5 +35,12 @@ fn main() {
                 .ok()
                 .map(|g| Box::new(g) as AnyGame)
         });
+        // The PGN4 reader never panics on the raw input, and reads the game's own export back to the same game.
+        let _ = pgn4::read(text);
+        let written = game.export(&ExportInfo::default());
+        let read = pgn4::read(&written).unwrap_or_else(|e| panic!("own PGN4 refused: {e}\n{written}"));
+        assert_eq!(read.game.history(), game.history(), "{written}");
+        assert_eq!(read.game.position_text(), game.position_text(), "{written}");
+        assert_eq!(read.game.outcome(), game.outcome(), "{written}");
     });
 }

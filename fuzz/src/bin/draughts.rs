@@ -1,9 +1,10 @@
 //! Fuzz target: draughts PDN FEN and move notation (PDN `32-28`, `23x14x5`, the wire the server takes) in every
-//! variant. The first byte picks the variant and compulsory capture; what is written must read back the same.
+//! variant, and the PDN reader. The first byte picks the variant and compulsory capture; what is written (FEN,
+//! moves, the PDN export) must read back the same.
 
-use parlor_draughts::{DraughtsVariant, Game, Options, PdnMove, Position};
+use parlor_draughts::{DraughtsVariant, Game, Options, PdnMove, Position, pdn};
 use parlor_fuzz::{play_wires, text};
-use parlor_game::AnyGame;
+use parlor_game::{AnyGame, ExportInfo, Rules};
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {
@@ -34,5 +35,12 @@ fn main() {
                 .ok()
                 .map(|g| Box::new(g) as AnyGame)
         });
+        // The PDN reader never panics on the raw input, and reads the game's own export back to the same game.
+        let _ = pdn::read(variant, text);
+        let written = game.export(&ExportInfo::default());
+        let read = pdn::read(variant, &written).unwrap_or_else(|e| panic!("own PDN refused: {e}\n{written}"));
+        assert_eq!(read.game.history(), game.history(), "{written}");
+        assert_eq!(read.game.position_text(), game.position_text(), "{written}");
+        assert_eq!(read.game.outcome(), game.outcome(), "{written}");
     });
 }
