@@ -4,12 +4,12 @@
 # of 1,000 games for 30 s, each against a fresh SQLite file. The runs alternate A, B, A, B, ... so that a drift of
 # the machine hits both sides alike; one load generator (the B binary's `parlor loadtest`) drives both.
 #
-#   tools/loadtest_ab.sh A_BINARY B_BINARY [ROUNDS]      # prints each run's report, labelled
+#   PORT=18190 tools/loadtest_ab.sh A_BINARY B_BINARY [ROUNDS]      # prints each run's report, labelled
 set -euo pipefail
 a=$1
 b=$2
 rounds=${3:-2}
-port=18090
+port=${PORT:-18190}
 dir=$(mktemp -d /tmp/loadtest-ab.XXXXXX)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$dir"' EXIT
 ulimit -n "$(ulimit -Hn)"
