@@ -8,7 +8,7 @@ use crate::hub::Hub;
 use crate::listen::{self, Gate, Limits};
 use crate::metrics::Metrics;
 use crate::persist::Persist;
-use crate::table::Occupant;
+use crate::record::{Occupant, Settings};
 use crate::ws;
 use crate::{headers, origin, proxy};
 use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
@@ -387,7 +387,7 @@ async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
     }
     let table = hub.store.table(&stored.game.table_id).await.ok().flatten();
     let spec = table
-        .and_then(|t| serde_json::from_str::<crate::table::Settings>(&t.settings).ok())
+        .and_then(|t| serde_json::from_str::<Settings>(&t.settings).ok())
         .map(|s| s.spec);
     let private = spec.as_ref().is_none_or(|s| s.private);
     let seated = occupants.iter().filter_map(|o| o.player_id.clone()).collect();

@@ -22,9 +22,10 @@
 //!
 //! Every key and channel starts with the site's prefix (`--redis-prefix`, default `parlor`).
 
+pub use crate::config::ClusterConfig;
 use crate::hub::Hub;
 use crate::outbox::{ConnId, Out, Outbox};
-use crate::table::Cmd;
+use crate::table::command::{Cmd, table_of};
 use parlor_protocol::{ChallengeState, ClientMsg, LobbyTable, PlayerInfo, TableSpec};
 use parlor_store::{Store, Write};
 use redis::AsyncCommands;
@@ -37,24 +38,6 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, timeout};
 use tokio_util::sync::CancellationToken;
-
-/// How a node joins a site.
-#[derive(Clone, Debug)]
-pub struct ClusterConfig {
-    /// `redis://HOST:PORT`.
-    pub redis: String,
-    /// Prefix of every key and channel: nodes with the same database and prefix are one site.
-    pub prefix: String,
-    /// This node's name, unique in the site.
-    pub node: String,
-    /// How long a lease lives without renewal: a dead node's tables move after about this long.
-    pub lease: Duration,
-}
-
-impl ClusterConfig {
-    /// The default lease.
-    pub const DEFAULT_LEASE: Duration = Duration::from_millis(3000);
-}
 
 /// Could not join the site.
 #[derive(Debug, thiserror::Error)]
@@ -800,7 +783,7 @@ impl Cluster {
     /// A forwarded message reached nobody: the owner is gone (its lease has not expired yet). The route is
     /// forgotten, and a command waiting for an answer is refused so that the client tries again.
     fn undelivered(&self, conn: ConnId, msg: &ClientMsg) {
-        let Some(table) = crate::ws::table_of(msg) else {
+        let Some(table) = table_of(msg) else {
             return;
         };
         self.forget_route(table);
@@ -1014,7 +997,7 @@ impl Cluster {
         msg: ClientMsg,
         retry: u8,
     ) {
-        let Some(table) = crate::ws::table_of(&msg).map(str::to_owned) else {
+        let Some(table) = table_of(&msg).map(str::to_owned) else {
             return;
         };
         // Not here, or here but stopping (a graceful stop hands the table over in a moment): the sender retries.
@@ -1039,7 +1022,7 @@ impl Cluster {
                 }
             }
         }
-        if let Some(cmd) = crate::ws::command(msg, outbox)
+        if let Some(cmd) = Cmd::from_client(msg, outbox)
             && tx.send(cmd).await.is_err()
         {
             self.send(
@@ -1105,7 +1088,7 @@ impl Cluster {
                 self.serve_forwarded(hub, from, conn, player, msg, retry).await;
             }
             Bus::NotHere { conn, msg, retry } => {
-                let Some(table) = crate::ws::table_of(&msg).map(str::to_owned) else {
+                let Some(table) = table_of(&msg).map(str::to_owned) else {
                     return;
                 };
                 self.forget_route(&table);
@@ -1127,7 +1110,7 @@ impl Cluster {
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     match hub.route(&table).await {
                         crate::hub::Route::Local(tx) => {
-                            if let Some(cmd) = crate::ws::command(msg, outbox) {
+                            if let Some(cmd) = Cmd::from_client(msg, outbox) {
                                 let _ = tx.send(cmd).await;
                             }
                         }

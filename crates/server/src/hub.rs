@@ -7,7 +7,8 @@ use crate::limit::{self, Limits};
 use crate::metrics::Metrics;
 use crate::outbox::{ConnId, Outbox, Session, encode};
 use crate::persist::Persist;
-use crate::table::{Cmd, Table};
+use crate::table::Table;
+use crate::table::command::Cmd;
 use parlor_protocol::{
     ChallengeState, ErrorCode, LobbyTable, OnlinePlayer, PlayerInfo, ServerMsg, TableSpec,
 };
@@ -829,7 +830,7 @@ impl Hub {
             };
             match &route {
                 Route::Local(tx) => {
-                    if let Some(cmd) = crate::ws::command(msg, outbox) {
+                    if let Some(cmd) = Cmd::from_client(msg, outbox) {
                         let _ = tx.send(cmd).await;
                     }
                 }

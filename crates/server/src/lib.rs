@@ -27,6 +27,7 @@ pub mod headers;
 pub mod history;
 pub mod hub;
 pub mod image;
+pub mod ip_net;
 pub mod limit;
 pub mod listen;
 pub mod loadtest;
@@ -37,6 +38,7 @@ pub mod outbox;
 pub mod persist;
 pub mod proxy;
 pub mod rating;
+pub mod record;
 pub mod table;
 pub mod ws;
 

@@ -5,7 +5,7 @@
 use crate::hub::{Hub, Route};
 use crate::limit::{self, Bucket, FRAMES, FRAMES_CLOSE_DEBT, SEND_TIMEOUT};
 use crate::outbox::{Out, Outbox};
-use crate::table::Cmd;
+use crate::table::command::{Cmd, table_of};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use parlor_protocol::{ChallengeAnswer, ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
@@ -221,7 +221,7 @@ impl Reader {
     async fn to_table(&self, table: &str, msg: ClientMsg) -> bool {
         match self.hub.route(table).await {
             Route::Local(tx) => {
-                if let Some(cmd) = command(msg, self.outbox.clone()) {
+                if let Some(cmd) = Cmd::from_client(msg, self.outbox.clone()) {
                     let _ = tx.send(cmd).await;
                 }
                 true
@@ -460,7 +460,7 @@ impl Reader {
             ClientMsg::History { player, before } => {
                 let player = player.unwrap_or_else(|| outbox.session().id());
                 let viewer = outbox.session().id();
-                match crate::history::page(&self.hub, &viewer, &player, before).await {
+                match crate::history::page(&self.hub.store, &viewer, &player, before).await {
                     Ok(games) => {
                         outbox.send(&ServerMsg::History { player, games });
                     }
@@ -472,49 +472,6 @@ impl Reader {
             }
         }
     }
-}
-
-/// The table a table message is for; `None` for the others.
-pub fn table_of(msg: &ClientMsg) -> Option<&str> {
-    match msg {
-        ClientMsg::Open { table, .. } => table.as_deref(),
-        ClientMsg::Close { table }
-        | ClientMsg::Sit { table, .. }
-        | ClientMsg::Stand { table }
-        | ClientMsg::Move { table, .. }
-        | ClientMsg::Resign { table }
-        | ClientMsg::Draw { table, .. }
-        | ClientMsg::Abort { table }
-        | ClientMsg::Rematch { table }
-        | ClientMsg::Chat { table, .. } => Some(table),
-        _ => None,
-    }
-}
-
-/// The table command for a (checked) table message from a connection, here or on another node.
-pub fn command(msg: ClientMsg, outbox: Outbox) -> Option<Cmd> {
-    Some(match msg {
-        ClientMsg::Open { since, .. } => Cmd::Open { outbox, since },
-        ClientMsg::Close { .. } => Cmd::Close { conn: outbox.conn() },
-        ClientMsg::Sit { seat, confirm, .. } => Cmd::Sit {
-            outbox,
-            seat,
-            confirm,
-        },
-        ClientMsg::Stand { .. } => Cmd::Stand { outbox },
-        ClientMsg::Move { ack, ply, wire, .. } => Cmd::Move {
-            outbox,
-            ack,
-            ply,
-            wire,
-        },
-        ClientMsg::Resign { .. } => Cmd::Resign { outbox },
-        ClientMsg::Draw { action, .. } => Cmd::Draw { outbox, action },
-        ClientMsg::Abort { .. } => Cmd::Abort { outbox },
-        ClientMsg::Rematch { .. } => Cmd::Rematch { outbox },
-        ClientMsg::Chat { text, .. } => Cmd::Chat { outbox, text },
-        _ => return None,
-    })
 }
 
 /// Sends a player's marks (block, mute, favourite) to one connection.

@@ -2,12 +2,17 @@
 //! stores every change before acknowledging or broadcasting it, and publishes versioned events. A watcher that
 //! comes back with its last version gets the events it missed, or the full state when they are too old.
 
+pub mod command;
+
+pub use command::Cmd;
+
 use crate::clock::Clock;
 use crate::cpu;
 use crate::games::{GameSetup, SeatMap, Step, replay, table_view};
 use crate::hub::Hub;
 use crate::outbox::{ConnId, Outbox, encode};
 use crate::rating;
+use crate::record::{Occupant, Settings};
 use axum::extract::ws::Utf8Bytes;
 use parlor_game::{AnyGame, EndReason, GameEvent, GameKind};
 use parlor_protocol::RatingChange;
@@ -17,7 +22,6 @@ use parlor_protocol::{
 };
 use parlor_store::{EventRecord, GameRecord, TableRecord, Write, game_status, table_status};
 use parlor_store::{Rating, Store};
-use serde::{Deserialize, Serialize};
 use skillratings::glicko2::Glicko2Rating;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
@@ -26,12 +30,6 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
-/// Events kept per table for resync, by default.
-pub const EVENT_LOG: usize = 256;
-
-/// Bytes of encoded events kept per table for resync, by default (a few moves with their legal-move lists).
-pub const EVENT_LOG_BYTES: usize = 16 * 1024;
-
 /// Chat lines a table keeps for watchers who open it.
 const CHAT_KEPT: usize = 50;
 
@@ -39,138 +37,6 @@ const CHAT_KEPT: usize = 50;
 const IDLE_CLOSE: Duration = Duration::from_secs(30);
 /// How soon a timed action that could not be stored is tried again.
 const TIMER_RETRY: Duration = Duration::from_millis(250);
-/// Longest turn of a game without a clock while another person waits: then the turn ends as an absence does
-/// (two players: the mover loses as having left; four: a CPU plays the seat). Long enough for any real thought,
-/// short enough that one silent player cannot hold the others for ever.
-pub const UNTIMED_TURN: Duration = Duration::from_secs(30 * 60);
-
-/// Commands a table's task takes.
-#[derive(Debug)]
-pub enum Cmd {
-    /// Watch the table (and resume from `since`).
-    Open {
-        /// Where to send.
-        outbox: Outbox,
-        /// Last version the client has.
-        since: Option<u64>,
-    },
-    /// Stop watching (or the connection closed).
-    Close {
-        /// The connection.
-        conn: ConnId,
-    },
-    /// Take a seat.
-    Sit {
-        /// Who.
-        outbox: Outbox,
-        /// Which seat.
-        seat: Option<u8>,
-        /// Confirmed despite a blocked player.
-        confirm: bool,
-    },
-    /// Leave one's seat.
-    Stand {
-        /// Who.
-        outbox: Outbox,
-    },
-    /// Play a move.
-    Move {
-        /// Who.
-        outbox: Outbox,
-        /// Client's id.
-        ack: u64,
-        /// Moves played when chosen.
-        ply: u32,
-        /// Wire notation.
-        wire: String,
-    },
-    /// Resign.
-    Resign {
-        /// Who.
-        outbox: Outbox,
-    },
-    /// Draw offer, accept, decline.
-    Draw {
-        /// Who.
-        outbox: Outbox,
-        /// What.
-        action: DrawAction,
-    },
-    /// Abort before both sides moved.
-    Abort {
-        /// Who.
-        outbox: Outbox,
-    },
-    /// Ask for a rematch.
-    Rematch {
-        /// Who.
-        outbox: Outbox,
-    },
-    /// A chat line.
-    Chat {
-        /// Who.
-        outbox: Outbox,
-        /// The text (already checked).
-        text: String,
-    },
-    /// A player's name changed.
-    Renamed {
-        /// The player now.
-        player: PlayerInfo,
-    },
-    /// Stop at once without writing: another node holds the table now (scale-out).
-    Evict,
-    /// A CPU finished thinking.
-    CpuMoved {
-        /// Game id it thought about.
-        game_id: String,
-        /// Moves played when it started.
-        ply: u32,
-        /// Its move, if it found one.
-        wire: Option<String>,
-    },
-}
-
-/// Who sits in a seat (stored with the table and the game).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Occupant {
-    /// The person, if one sits.
-    #[serde(default)]
-    pub player_id: Option<String>,
-    /// Their name when they sat.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// A CPU level, if a CPU plays the seat.
-    #[serde(default)]
-    pub cpu: Option<String>,
-    /// The CPU took over from an away player, who may come back.
-    #[serde(default)]
-    pub took_over: bool,
-}
-
-impl Occupant {
-    /// The name shown for this seat in history and exports: the player's name, or `CPU (level)`.
-    pub fn label(&self) -> String {
-        match (&self.name, &self.cpu) {
-            (Some(name), _) => name.clone(),
-            (None, Some(level)) => format!("CPU ({level})"),
-            _ => "?".to_owned(),
-        }
-    }
-}
-
-/// What a table stores about itself (the `settings` column).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Settings {
-    /// The spec it was created with.
-    pub spec: TableSpec,
-    /// Seats now.
-    pub seats: Vec<Occupant>,
-    /// The table seat that moves first in the next game.
-    #[serde(default)]
-    pub next_first: u8,
-}
-
 #[derive(Clone, Debug, Default)]
 struct SeatState {
     occupant: Occupant,
@@ -745,7 +611,7 @@ impl Table {
     }
 
     /// In an untimed game where another person waits, the seat to move and when its turn has lasted too long
-    /// ([`UNTIMED_TURN`] unless configured otherwise); it then ends as if its player had left.
+    /// ([`crate::config::UNTIMED_TURN`] unless configured otherwise); it then ends as if its player had left.
     fn untimed_turn_ends(&self) -> Option<(usize, Instant)> {
         let live = self
             .game
