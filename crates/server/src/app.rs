@@ -9,6 +9,7 @@ use crate::listen::{self, Gate, Limits};
 use crate::metrics::Metrics;
 use crate::persist::Persist;
 use crate::record::{Occupant, Settings};
+use crate::site::{Alone, Site};
 use crate::ws;
 use crate::{headers, origin, proxy};
 use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
@@ -48,6 +49,8 @@ pub enum ServerError {
 #[derive(Clone)]
 struct AppState {
     hub: Arc<Hub>,
+    /// The site this node is part of, if any (for `/api/cluster` and `/api/table/{id}/owner`).
+    cluster: Option<Arc<Cluster>>,
     key: Key,
     gate: Arc<Gate>,
 }
@@ -127,13 +130,17 @@ pub async fn run(
         }
         None => None,
     };
+    let site: Arc<dyn Site> = match &cluster {
+        Some(cluster) => cluster.clone(),
+        None => Arc::new(Alone),
+    };
     let hub = Arc::new(Hub::new(
         config,
         store.clone(),
         persist,
         metrics,
         shutdown.clone(),
-        cluster.clone(),
+        site,
     ));
     if let Some(cluster) = &cluster {
         cluster
@@ -146,6 +153,7 @@ pub async fn run(
 
     let state = AppState {
         hub: hub.clone(),
+        cluster: cluster.clone(),
         key,
         gate: gate.clone(),
     };
@@ -491,7 +499,7 @@ async fn api_export(State(state): State<AppState>, jar: SignedCookieJar, Path(id
 /// This node's view of the site: its name, the live nodes, how many tables it owns.
 async fn api_cluster(State(state): State<AppState>) -> Response {
     let hub = &state.hub;
-    let body = match &hub.cluster {
+    let body = match &state.cluster {
         Some(c) => serde_json::json!({"node": c.node, "nodes": c.nodes(), "owned": c.owned()}),
         None => serde_json::json!({"node": null, "nodes": [], "owned": hub.table_ids().len()}),
     };
@@ -501,7 +509,7 @@ async fn api_cluster(State(state): State<AppState>) -> Response {
 /// The node that owns a table.
 async fn api_owner(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     let hub = &state.hub;
-    let node = match &hub.cluster {
+    let node = match &state.cluster {
         Some(c) if hub.table(&id).is_some() => Some(c.node.clone()),
         Some(c) => c.owner(&id).await.ok().flatten(),
         None => hub.table(&id).map(|_| "local".to_owned()),

@@ -31,6 +31,8 @@ pub mod ip_net;
 pub mod limit;
 pub mod listen;
 pub mod loadtest;
+pub mod lobby;
+pub mod marks;
 pub mod metrics;
 pub mod name;
 pub mod origin;
@@ -39,6 +41,7 @@ pub mod persist;
 pub mod proxy;
 pub mod rating;
 pub mod record;
+pub mod site;
 pub mod table;
 pub mod ws;
 

@@ -3,16 +3,20 @@
 //! comes back with its last version gets the events it missed, or the full state when they are too old.
 
 pub mod command;
+pub mod context;
+pub mod spec;
 
 pub use command::Cmd;
+pub use context::{Context, End};
+use spec::{SpecError, default_time, validate_spec};
 
 use crate::clock::Clock;
 use crate::cpu;
 use crate::games::{GameSetup, SeatMap, Step, replay, table_view};
-use crate::hub::Hub;
 use crate::outbox::{ConnId, Outbox, encode};
 use crate::rating;
 use crate::record::{Occupant, Settings};
+use crate::site::Hold;
 use axum::extract::ws::Utf8Bytes;
 use parlor_game::{AnyGame, EndReason, GameEvent, GameKind};
 use parlor_protocol::RatingChange;
@@ -204,7 +208,7 @@ pub struct Table {
     lost: bool,
     /// A timer whose action could not be stored fires again no earlier than this.
     retry_at: Option<Instant>,
-    hub: Arc<Hub>,
+    ctx: Arc<Context>,
     me: mpsc::WeakSender<Cmd>,
 }
 
@@ -223,38 +227,20 @@ fn error(code: ErrorCode, message: impl Into<String>, table: &str) -> ServerMsg 
     }
 }
 
-/// The default time control of a game.
-/// The clock of a table whose spec names none: chess and draughts 15 minutes each with at most 60 s a move;
-/// four-player chess 60 s a turn (a seat that lets it run out is played by a CPU, so one silent player cannot
-/// stall the other three).
-pub fn default_time(kind: GameKind) -> TimeControl {
-    match kind {
-        GameKind::Chess4 => FOUR_PLAYER_TURN,
-        _ => TimeControl::STANDARD,
-    }
-}
-
-/// Four-player chess's default clock: 60 s a turn, no overall time.
-pub const FOUR_PLAYER_TURN: TimeControl = TimeControl {
-    base_ms: None,
-    increment_ms: 0,
-    per_move_ms: Some(60_000),
-};
-
 impl Table {
     /// A new table, its seats filled from the spec (the creator takes the first `me` seat or first open one).
     ///
     /// # Errors
-    /// A message for `bad_spec` when the game is unknown or the seats do not fit it.
+    /// [`SpecError`] when the game is unknown or the seats do not fit it.
     pub fn create(
-        hub: Arc<Hub>,
+        ctx: Arc<Context>,
         id: String,
         code: Option<String>,
         spec: TableSpec,
         creator: PlayerInfo,
         guest: Option<PlayerInfo>,
         me: mpsc::WeakSender<Cmd>,
-    ) -> Result<Table, String> {
+    ) -> Result<Table, SpecError> {
         let (kind, time) = validate_spec(&spec)?;
         let n = kind.seat_count();
         let mut seats = vec![SeatState::default(); n];
@@ -265,9 +251,7 @@ impl Table {
                 SeatSpec::Me if creator_seat.is_none() => creator_seat = Some(i),
                 SeatSpec::Me => {}
                 SeatSpec::Cpu { level } => {
-                    let level: cpu::Level = level
-                        .parse()
-                        .map_err(|_| format!("unknown CPU level `{level}`"))?;
+                    let level: cpu::Level = level.parse().map_err(|_| SpecError::CpuLevel(level.clone()))?;
                     seats[i].occupant.cpu = Some(level.name().to_owned());
                 }
             }
@@ -306,7 +290,7 @@ impl Table {
             idle_since: None,
             lost: false,
             retry_at: None,
-            hub,
+            ctx,
             me,
         })
     }
@@ -318,7 +302,7 @@ impl Table {
     /// # Errors
     /// A message when the stored settings or game do not replay.
     pub fn restore(
-        hub: Arc<Hub>,
+        ctx: Arc<Context>,
         record: &TableRecord,
         last: Option<&parlor_store::StoredGame>,
         me: mpsc::WeakSender<Cmd>,
@@ -364,7 +348,7 @@ impl Table {
             idle_since: None,
             lost: false,
             retry_at: None,
-            hub,
+            ctx,
             me,
         };
         if let Some(stored) = last {
@@ -481,8 +465,8 @@ impl Table {
         }
     }
 
-    /// Runs the table until it closes or the server shuts down.
-    pub async fn run(mut self, mut inbox: mpsc::Receiver<Cmd>) {
+    /// Runs the table until it closes, another node takes it or the server shuts down; says which.
+    pub async fn run(mut self, mut inbox: mpsc::Receiver<Cmd>) -> End {
         self.load_chat().await;
         self.publish_lobby();
         // A table restored with a finished game waits for a rematch, as it did before the restart.
@@ -490,7 +474,7 @@ impl Table {
             self.maybe_start().await;
         }
         self.maybe_cpu();
-        let shutdown = self.hub.shutdown.clone();
+        let shutdown = self.ctx.shutdown.clone();
         loop {
             let deadline = self.next_deadline();
             tokio::select! {
@@ -506,7 +490,7 @@ impl Table {
             }
             if self.should_close() {
                 self.close().await;
-                return;
+                return End::Closed;
             }
         }
         if let Some(live) = &self.game
@@ -516,8 +500,9 @@ impl Table {
         }
         if self.lost {
             tracing::warn!(table = %self.id, "another node holds this table now: stopping here");
-            self.hub.evicted(&self.id, self.code.as_deref()).await;
+            return End::Lost;
         }
+        End::Stopped
     }
 
     /// Commits writes for this table. In a site, only while this node holds the table's lease, and fenced by
@@ -526,27 +511,24 @@ impl Table {
         if writes.is_empty() {
             return Ok(());
         }
-        if let Some(cluster) = &self.hub.cluster {
-            let Some(epoch) = cluster.may_write(&self.id) else {
-                return Err(parlor_store::StoreError::Fenced(
-                    "this server cannot renew its hold on the table".to_owned(),
-                ));
-            };
-            writes.insert(
+        match self.ctx.site.hold(&self.id) {
+            Hold::Alone => {}
+            Hold::Lease(epoch) => writes.insert(
                 0,
                 Write::Fenced {
                     table_id: self.id.clone(),
                     epoch,
                 },
-            );
+            ),
+            Hold::Lost => {
+                return Err(parlor_store::StoreError::Fenced(
+                    "this server cannot renew its hold on the table".to_owned(),
+                ));
+            }
         }
-        let result = self.hub.persist.commit(writes).await;
+        let result = self.ctx.persist.commit(writes).await;
         if matches!(&result, Err(parlor_store::StoreError::Fenced(_)))
-            && self
-                .hub
-                .cluster
-                .as_ref()
-                .is_some_and(|c| c.may_write(&self.id).is_some())
+            && matches!(self.ctx.site.hold(&self.id), Hold::Lease(_))
         {
             // The database says another node took the table while our lease looked fine: stop here.
             self.lost = true;
@@ -556,14 +538,14 @@ impl Table {
 
     /// Loads the latest stored chat lines (a restored table), with their authors' names.
     async fn load_chat(&mut self) {
-        let Ok(lines) = self.hub.store.chat(&self.id, CHAT_KEPT as u32).await else {
+        let Ok(lines) = self.ctx.store.chat(&self.id, CHAT_KEPT as u32).await else {
             return;
         };
         let mut names: HashMap<String, String> = HashMap::new();
         for line in lines {
             if !names.contains_key(&line.player_id) {
                 let name = self
-                    .hub
+                    .ctx
                     .store
                     .player(&line.player_id)
                     .await
@@ -592,7 +574,7 @@ impl Table {
         {
             consider(t);
         }
-        let grace = self.hub.config.grace;
+        let grace = self.ctx.config.grace;
         for seat in &self.seats {
             if let Some(ends) = seat.grace_ends(grace) {
                 consider(ends);
@@ -625,7 +607,7 @@ impl Table {
             .enumerate()
             .any(|(i, s)| i != seat && s.occupant.player_id.is_some() && s.occupant.cpu.is_none());
         (mover.cpu.is_none() && mover.player_id.is_some() && someone_waits)
-            .then(|| (seat, live.turn_since + self.hub.config.untimed_turn))
+            .then(|| (seat, live.turn_since + self.ctx.config.untimed_turn))
     }
 
     fn should_close(&self) -> bool {
@@ -648,7 +630,7 @@ impl Table {
 
     async fn close(&mut self) {
         let _ = self
-            .hub
+            .ctx
             .persist
             .commit(vec![Write::UpdateTable {
                 id: self.id.clone(),
@@ -657,7 +639,6 @@ impl Table {
                 updated_ms: now_ms(),
             }])
             .await;
-        self.hub.remove_table(&self.id, self.code.as_deref()).await;
     }
 
     async fn handle(&mut self, cmd: Cmd) {
@@ -757,8 +738,8 @@ impl Table {
         self.log_bytes += text.len();
         self.log.push_back((self.version, author, text));
         // Kept by count and by bytes: at thousands of tables the log, not the sockets, would fill the memory.
-        while self.log.len() > self.hub.config.event_log
-            || (self.log_bytes > self.hub.config.event_log_bytes && self.log.len() > 1)
+        while self.log.len() > self.ctx.config.event_log
+            || (self.log_bytes > self.ctx.config.event_log_bytes && self.log.len() > 1)
         {
             if let Some((_, _, old)) = self.log.pop_front() {
                 self.log_bytes -= old.len();
@@ -777,7 +758,7 @@ impl Table {
 
     fn publish_lobby(&self) {
         if !self.is_private() {
-            self.hub.lobby_update(self.lobby_entry());
+            self.ctx.lobby.update(self.lobby_entry());
         }
     }
 
@@ -920,7 +901,7 @@ impl Table {
             .filter_map(|s| s.occupant.player_id.clone())
             .collect();
         for other in &others {
-            if self.hub.has_blocked(other, &player.id) {
+            if self.ctx.marks.has_blocked(other, &player.id) {
                 outbox.send(&error(
                     ErrorCode::Blocked,
                     "a player at this table has blocked you",
@@ -928,7 +909,7 @@ impl Table {
                 ));
                 return;
             }
-            if !confirm && self.hub.has_blocked(&player.id, other) {
+            if !confirm && self.ctx.marks.has_blocked(&player.id, other) {
                 outbox.send(&error(
                     ErrorCode::ConfirmBlocked,
                     "a player you blocked sits at this table; join anyway?",
@@ -1070,8 +1051,8 @@ impl Table {
         for seat in &mut self.seats {
             seat.away_before = Duration::ZERO;
         }
-        self.hub.metrics.games_started.fetch_add(1, Ordering::Relaxed);
-        self.hub.metrics.live_games.fetch_add(1, Ordering::Relaxed);
+        self.ctx.metrics.games_started.fetch_add(1, Ordering::Relaxed);
+        self.ctx.metrics.live_games.fetch_add(1, Ordering::Relaxed);
         self.broadcast(Event::Started { game: state });
         self.publish_lobby();
         self.maybe_cpu();
@@ -1106,12 +1087,7 @@ impl Table {
                 ack: Some(ack),
             });
         };
-        if self
-            .hub
-            .cluster
-            .as_ref()
-            .is_some_and(|c| c.may_write(&self.id).is_none())
-        {
+        if self.ctx.site.hold(&self.id) == Hold::Lost {
             // This copy may be stale (the table may be on another node now): answer nothing else.
             refuse(
                 ErrorCode::Unavailable,
@@ -1124,7 +1100,7 @@ impl Table {
         };
         let Some(live) = &self.game else { return };
         if live.ply() != ply {
-            self.hub.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
+            self.ctx.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
             refuse(
                 ErrorCode::StaleMove,
                 format!(
@@ -1135,7 +1111,7 @@ impl Table {
             return;
         }
         if live.turn() != Some(seat) || self.seats[seat].occupant.cpu.is_some() {
-            self.hub.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
+            self.ctx.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
             refuse(ErrorCode::NotYourTurn, "it is not your turn".to_owned());
             return;
         }
@@ -1172,7 +1148,7 @@ impl Table {
         let played = match live.game.play(wire) {
             Ok(p) => p,
             Err(e) => {
-                self.hub.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
+                self.ctx.metrics.moves_refused.fetch_add(1, Ordering::Relaxed);
                 let code = if e.kind == parlor_game::MoveErrorKind::GameOver {
                     ErrorCode::GameOver
                 } else {
@@ -1265,7 +1241,7 @@ impl Table {
             eliminated,
             check: live.check(),
         };
-        self.hub.metrics.moves.fetch_add(1, Ordering::Relaxed);
+        self.ctx.metrics.moves.fetch_add(1, Ordering::Relaxed);
         if let Some((outbox, ack)) = reply {
             outbox.send(&ServerMsg::Ack {
                 table: self.id.clone(),
@@ -1336,7 +1312,7 @@ impl Table {
         let game_id = live.id.clone();
         let mut stored = Vec::new();
         for player in &players {
-            stored.push(self.hub.store.rating(player, &pool).await.ok().flatten());
+            stored.push(self.ctx.store.rating(player, &pool).await.ok().flatten());
         }
         let before: Vec<Glicko2Rating> = stored
             .iter()
@@ -1386,8 +1362,8 @@ impl Table {
         let (_, points, eliminated) = table_view(live.game.as_ref(), &live.map);
         let clocks = live.clock.snapshot(Instant::now());
         let abandoned = live.game.outcome().reason() == Some(EndReason::Abandoned);
-        self.hub.metrics.games_finished.fetch_add(1, Ordering::Relaxed);
-        self.hub.metrics.live_games.fetch_sub(1, Ordering::Relaxed);
+        self.ctx.metrics.games_finished.fetch_add(1, Ordering::Relaxed);
+        self.ctx.metrics.live_games.fetch_sub(1, Ordering::Relaxed);
         self.broadcast(Event::Ended {
             outcome,
             clocks,
@@ -1632,7 +1608,7 @@ impl Table {
         while self.chat.len() > CHAT_KEPT {
             self.chat.pop_front();
         }
-        if let Err(e) = self.hub.store_chat(&self.id, &from.id, &text).await {
+        if let Err(e) = self.ctx.store.add_chat(&self.id, &from.id, &text, now_ms()).await {
             tracing::warn!(table = %self.id, error = %e, "could not store chat");
         }
         self.broadcast(Event::Chat {
@@ -1650,7 +1626,7 @@ impl Table {
         {
             self.flag().await;
         }
-        let grace = self.hub.config.grace;
+        let grace = self.ctx.config.grace;
         let expired: Vec<usize> = (0..self.seats.len())
             .filter(|s| self.seats[*s].grace_ends(grace).is_some_and(|t| now >= t))
             .collect();
@@ -1782,42 +1758,6 @@ impl Table {
 
 fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400)
-}
-
-/// Checks a table spec: a known game, seats that fit it, a sane clock, no CPU at a rated table. Returns the game
-/// and its time control.
-///
-/// # Errors
-/// The reason, for `bad_spec`.
-pub fn validate_spec(spec: &TableSpec) -> Result<(GameKind, TimeControl), String> {
-    let kind: GameKind = spec
-        .game
-        .parse()
-        .map_err(|e: parlor_game::ParseKindError| e.to_string())?;
-    let n = kind.seat_count();
-    if spec.seats.len() > n {
-        return Err(format!("{} has {n} seats", spec.game));
-    }
-    if spec.rated && spec.seats.iter().any(|s| matches!(s, SeatSpec::Cpu { .. })) {
-        return Err("rated games are between people: no CPU seats".into());
-    }
-    if spec.rules.move_limit == Some(0) {
-        return Err("a move limit is at least 1 move".into());
-    }
-    let time = spec.time.unwrap_or_else(|| default_time(kind));
-    validate_time(&time)?;
-    Ok((kind, time))
-}
-
-fn validate_time(time: &TimeControl) -> Result<(), String> {
-    const DAY: u64 = 86_400_000;
-    if time.base_ms.is_some_and(|b| !(1000..=DAY).contains(&b))
-        || time.per_move_ms.is_some_and(|c| !(1000..=DAY).contains(&c))
-        || time.increment_ms > 3_600_000
-    {
-        return Err("time control out of range (1 s to 24 h)".into());
-    }
-    Ok(())
 }
 
 fn event_ply(e: &EventRecord) -> usize {
