@@ -3,7 +3,7 @@
 use crate::assets;
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::games::{GameSetup, Step};
+use crate::games::{GameSetup, SetupError, replay_stored};
 use crate::hub::Hub;
 use crate::listen::{self, Gate, Limits};
 use crate::metrics::Metrics;
@@ -358,41 +358,13 @@ async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
     let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|_| not_found())?;
     let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).unwrap_or_default();
     let players = occupants.iter().map(Occupant::label).collect();
-    let mut steps: Vec<Step> = stored.moves.iter().map(|m| Step::Move(m.wire.clone())).collect();
-    // Events that end the game or eliminate a seat are replayed in order after the moves they followed.
-    let map = crate::games::SeatMap::new(setup.kind().map_err(|_| not_found())?, setup.first);
-    let mut with_events = Vec::new();
-    let mut events = stored.events.iter().peekable();
-    for (i, step) in steps.drain(..).enumerate() {
-        while let Some(e) =
-            events.next_if(|e| crate::table::stored_step(e, &map).is_some_and(|(ply, _)| ply <= i))
-        {
-            if let Some((_, ev)) = crate::table::stored_step(e, &map) {
-                with_events.push(Step::Event(ev));
-            }
-        }
-        with_events.push(step);
-    }
-    for e in events {
-        if let Some((_, ev)) = crate::table::stored_step(e, &map) {
-            with_events.push(Step::Event(ev));
-        }
-    }
-    // Replayed step by step so the replay view gets the exact position after every move.
-    let broken = |e: String| (StatusCode::INTERNAL_SERVER_ERROR, e).into_response();
-    let mut game = setup.new_game().map_err(|e| broken(e.to_string()))?;
+    // Replayed through the rules, keeping the position after every move for the replay view.
     let mut positions = Vec::new();
-    for step in &with_events {
-        match step {
-            Step::Move(wire) => {
-                game.play(wire).map_err(|e| broken(e.reason))?;
-                positions.push(game.position_text());
-            }
-            Step::Event(event) => {
-                game.apply(*event).map_err(|e| broken(e.to_string()))?;
-            }
-        }
-    }
+    let game = match replay_stored(&setup, &stored, |game| positions.push(game.position_text())) {
+        Ok(replayed) => replayed.game,
+        Err(SetupError::Kind(_)) => return Err(not_found()),
+        Err(e) => return Err((StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()),
+    };
     let table = hub.store.table(&stored.game.table_id).await.ok().flatten();
     let spec = table
         .and_then(|t| serde_json::from_str::<Settings>(&t.settings).ok())

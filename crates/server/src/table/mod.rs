@@ -12,10 +12,10 @@ use spec::{SpecError, default_time, validate_spec};
 
 use crate::clock::Clock;
 use crate::cpu;
-use crate::games::{GameSetup, SeatMap, Step, replay, table_view};
+use crate::games::{GameSetup, Replayed, SeatMap, Step, replay_stored, table_view};
 use crate::outbox::{ConnId, Outbox, encode};
 use crate::rating;
-use crate::record::{Occupant, Settings};
+use crate::record::{EventData, EventKind, Occupant, Settings, StoredEvent};
 use crate::site::Hold;
 use axum::extract::ws::Utf8Bytes;
 use parlor_game::{AnyGame, EndReason, GameEvent, GameKind};
@@ -24,7 +24,7 @@ use parlor_protocol::{
     ChatLine, DrawAction, ErrorCode, Event, GameState, LegalMove, LobbyTable, MoveRecord, OutcomeInfo,
     PlayerInfo, SeatInfo, SeatSpec, ServerMsg, TableSpec, TableState, TimeControl,
 };
-use parlor_store::{EventRecord, GameRecord, TableRecord, Write, game_status, table_status};
+use parlor_store::{GameRecord, TableRecord, Write, game_status, table_status};
 use parlor_store::{Rating, Store};
 use skillratings::glicko2::Glicko2Rating;
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -33,6 +33,40 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
+
+/// A stored table that cannot be brought back.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// Its settings column does not read.
+    #[error("settings: {0}")]
+    Settings(serde_json::Error),
+    /// Its game is unknown.
+    #[error(transparent)]
+    Kind(#[from] parlor_game::ParseKindError),
+    /// Its last game's setup does not read.
+    #[error("game setup: {0}")]
+    Setup(serde_json::Error),
+    /// Its last game's seats do not read.
+    #[error("game seats: {0}")]
+    Seats(serde_json::Error),
+    /// Its last game does not replay.
+    #[error(transparent)]
+    Replay(#[from] crate::games::SetupError),
+}
+
+/// A game event (resignation, draw agreement, ...) that was not applied; the words go back to the player.
+#[derive(Debug, thiserror::Error)]
+pub enum EventRefused {
+    /// No game at the table.
+    #[error("no game")]
+    NoGame,
+    /// The rules refuse it.
+    #[error(transparent)]
+    Rules(#[from] parlor_game::EventError),
+    /// The store did not take it.
+    #[error("could not be stored; try again")]
+    NotStored,
+}
 
 /// Chat lines a table keeps for watchers who open it.
 const CHAT_KEPT: usize = 50;
@@ -300,19 +334,15 @@ impl Table {
     /// yet); the running clock restarts now, giving back the outage.
     ///
     /// # Errors
-    /// A message when the stored settings or game do not replay.
+    /// [`RestoreError`] when the stored settings or game cannot be read or do not replay.
     pub fn restore(
         ctx: Arc<Context>,
         record: &TableRecord,
         last: Option<&parlor_store::StoredGame>,
         me: mpsc::WeakSender<Cmd>,
-    ) -> Result<Table, String> {
-        let settings: Settings = serde_json::from_str(&record.settings).map_err(|e| e.to_string())?;
-        let kind: GameKind = settings
-            .spec
-            .game
-            .parse()
-            .map_err(|e: parlor_game::ParseKindError| e.to_string())?;
+    ) -> Result<Table, RestoreError> {
+        let settings: Settings = serde_json::from_str(&record.settings).map_err(RestoreError::Settings)?;
+        let kind: GameKind = settings.spec.game.parse()?;
         let time = settings.spec.time.unwrap_or_else(|| default_time(kind));
         let now = Instant::now();
         let seats = settings
@@ -357,9 +387,14 @@ impl Table {
         Ok(table)
     }
 
-    fn restore_game(&mut self, stored: &parlor_store::StoredGame, now: Instant) -> Result<Live, String> {
-        let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|e| e.to_string())?;
-        let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).map_err(|e| e.to_string())?;
+    fn restore_game(
+        &mut self,
+        stored: &parlor_store::StoredGame,
+        now: Instant,
+    ) -> Result<Live, RestoreError> {
+        let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(RestoreError::Setup)?;
+        let occupants: Vec<Occupant> =
+            serde_json::from_str(&stored.game.seats).map_err(RestoreError::Seats)?;
         // A live game's seats are its players'; after a game is over the table's own (stored with its settings)
         // are newer: a player may have stood up since.
         if stored.game.status == game_status::LIVE {
@@ -368,28 +403,8 @@ impl Table {
                 seat.occupant = occupant;
             }
         }
-        // Moves and events interleave by ply: an event stored at ply n happened after n moves.
-        let mut steps = Vec::new();
-        let mut clocks: Option<Vec<Option<u64>>> = None;
-        let mut events = stored.events.iter().peekable();
         let map = SeatMap::new(self.kind, setup.first);
-        let mut push_events = |ply: usize, steps: &mut Vec<Step>, clocks: &mut Option<Vec<Option<u64>>>| {
-            while let Some(e) = events.next_if(|e| event_ply(e) <= ply) {
-                if let Some(event) = stored_event(e, &map) {
-                    steps.push(Step::Event(event));
-                }
-                if let Some(c) = event_clocks(e) {
-                    *clocks = Some(c);
-                }
-            }
-        };
-        push_events(0, &mut steps, &mut clocks);
-        for (i, m) in stored.moves.iter().enumerate() {
-            steps.push(Step::Move(m.wire.clone()));
-            clocks = serde_json::from_str(&m.clocks).ok();
-            push_events(i + 1, &mut steps, &mut clocks);
-        }
-        let game = replay(&setup, &steps).map_err(|e| e.to_string())?;
+        let Replayed { game, steps, clocks } = replay_stored(&setup, stored, |_| {})?;
         let mut clock = match clocks {
             Some(c) => Clock::restore(self.time, &c),
             None => Clock::new(self.time, self.seats.len()),
@@ -825,7 +840,7 @@ impl Table {
                     stop.store(true, Ordering::Relaxed);
                 }
                 self.save_seats().await;
-                self.record_event("reclaimed", seat, None).await;
+                self.record_event(EventKind::Reclaimed, seat).await;
             }
             if changed {
                 self.broadcast_seat(seat);
@@ -1145,6 +1160,8 @@ impl Table {
             return;
         }
         let clock_before = live.clock.clone();
+        // Taken before the move: a move the store does not take is undone by putting this back.
+        let game_before = live.game.clone();
         let played = match live.game.play(wire) {
             Ok(p) => p,
             Err(e) => {
@@ -1198,9 +1215,7 @@ impl Table {
             tracing::debug!(table = %self.id, error = %e, "could not store a move; refusing it");
             if let Some(live) = self.game.as_mut() {
                 live.steps.pop();
-                if let Ok(game) = replay(&live.setup, &live.steps) {
-                    live.game = game;
-                }
+                live.game = game_before;
                 live.clock = clock_before;
             }
             match e {
@@ -1385,24 +1400,20 @@ impl Table {
     }
 
     /// Stores a game event (seq, ply, seat, clocks) so a restart replays it in place.
-    async fn record_event(&mut self, kind: &str, seat: usize, extra: Option<Write>) -> bool {
+    async fn record_event(&mut self, kind: EventKind, seat: usize) -> bool {
         let Some(live) = self.game.as_mut() else {
             return false;
         };
         live.event_seq += 1;
-        let data = serde_json::json!({
-            "ply": live.ply(),
-            "seat": seat,
-            "clocks": live.clock.stored_ms(),
-        });
-        let mut writes = vec![Write::Event(EventRecord {
-            game_id: live.id.clone(),
-            seq: live.event_seq,
-            kind: kind.to_owned(),
-            data: data.to_string(),
-            at_ms: now_ms(),
-        })];
-        writes.extend(extra);
+        let event = StoredEvent {
+            kind,
+            data: EventData {
+                clocks: Some(live.clock.stored_ms()),
+                ply: live.ply(),
+                seat,
+            },
+        };
+        let writes = vec![Write::Event(event.to_record(&live.id, live.event_seq, now_ms()))];
         match self.commit(writes).await {
             Ok(()) => true,
             Err(e) => {
@@ -1414,14 +1425,20 @@ impl Table {
 
     /// Applies a game event (resign, timeout, abandon, draw agreed) for table seat `seat`: stores it, then
     /// announces the end, or (four-player) the elimination and the next turn.
-    async fn game_event(&mut self, event: GameEvent, kind: &str, seat: usize) -> Result<(), String> {
+    async fn game_event(
+        &mut self,
+        event: GameEvent,
+        kind: EventKind,
+        seat: usize,
+    ) -> Result<(), EventRefused> {
         let now = Instant::now();
         let Some(live) = self.game.as_mut() else {
-            return Err("no game".into());
+            return Err(EventRefused::NoGame);
         };
         let before = live.clock.clone();
+        let game_before = live.game.clone();
         let turn_before = live.turn();
-        live.game.apply(event).map_err(|e| e.to_string())?;
+        live.game.apply(event)?;
         live.steps.push(Step::Event(event));
         if let Some((_, stop)) = live.thinking.take() {
             stop.store(true, Ordering::Relaxed);
@@ -1438,20 +1455,18 @@ impl Table {
         } else {
             Vec::new()
         };
-        let mut ok = self.record_event(kind, seat, None).await;
+        let mut ok = self.record_event(kind, seat).await;
         if ok && !extra.is_empty() {
             ok = self.commit(extra).await.is_ok();
         }
         let Some(live) = self.game.as_mut() else {
-            return Err("no game".into());
+            return Err(EventRefused::NoGame);
         };
         if !ok {
             live.steps.pop();
-            if let Ok(game) = replay(&live.setup, &live.steps) {
-                live.game = game;
-            }
+            live.game = game_before;
             live.clock = before;
-            return Err("could not be stored; try again".into());
+            return Err(EventRefused::NotStored);
         }
         if ended {
             self.announce_end();
@@ -1466,7 +1481,7 @@ impl Table {
         let (turn, points, eliminated) = table_view(live.game.as_ref(), &live.map);
         let event = Event::Eliminated {
             seat: seat as u8,
-            reason: kind.to_owned(),
+            reason: kind.as_str().to_owned(),
             turn,
             legal: live.legal(),
             clocks: live.clock.snapshot(now),
@@ -1484,8 +1499,8 @@ impl Table {
         };
         let Some(live) = &self.game else { return };
         let event = GameEvent::Resign(live.map.to_game(seat));
-        if let Err(e) = self.game_event(event, "resignation", seat).await {
-            outbox.send(&error(ErrorCode::NotAllowed, e, &self.id));
+        if let Err(e) = self.game_event(event, EventKind::Resignation, seat).await {
+            outbox.send(&error(ErrorCode::NotAllowed, e.to_string(), &self.id));
         }
     }
 
@@ -1506,8 +1521,11 @@ impl Table {
         match action {
             DrawAction::Offer | DrawAction::Accept if pending.is_some_and(|s| usize::from(s) != seat) => {
                 live.draw_offer = None;
-                if let Err(e) = self.game_event(GameEvent::DrawAgreed, "agreement", seat).await {
-                    outbox.send(&error(ErrorCode::NotAllowed, e, &self.id));
+                if let Err(e) = self
+                    .game_event(GameEvent::DrawAgreed, EventKind::Agreement, seat)
+                    .await
+                {
+                    outbox.send(&error(ErrorCode::NotAllowed, e.to_string(), &self.id));
                 }
             }
             DrawAction::Offer if pending.is_none() => {
@@ -1547,7 +1565,7 @@ impl Table {
             stop.store(true, Ordering::Relaxed);
         }
         let writes = self.finish_writes().await;
-        if self.record_event("aborted", seat, None).await && self.commit(writes).await.is_ok() {
+        if self.record_event(EventKind::Aborted, seat).await && self.commit(writes).await.is_ok() {
             self.announce_end();
         } else if let Some(live) = self.game.as_mut() {
             live.aborted = false;
@@ -1661,7 +1679,7 @@ impl Table {
             return;
         }
         let event = GameEvent::Timeout(live.map.to_game(seat));
-        if let Err(e) = self.game_event(event, "timeout", seat).await {
+        if let Err(e) = self.game_event(event, EventKind::Timeout, seat).await {
             tracing::error!(table = %self.id, error = %e, "timeout not applied");
         }
     }
@@ -1679,7 +1697,7 @@ impl Table {
             }
             Some(live) if live.game.seat_count() == 2 => {
                 let event = GameEvent::Abandon(live.map.to_game(seat));
-                if let Err(e) = self.game_event(event, "abandoned", seat).await {
+                if let Err(e) = self.game_event(event, EventKind::Abandoned, seat).await {
                     tracing::error!(table = %self.id, error = %e, "abandon not applied");
                 }
             }
@@ -1696,7 +1714,7 @@ impl Table {
         s.occupant.took_over = true;
         s.occupant.cpu = Some(cpu::TAKEOVER.name().to_owned());
         self.save_seats().await;
-        self.record_event("cpu_took_over", seat, None).await;
+        self.record_event(EventKind::CpuTookOver, seat).await;
         self.broadcast_seat(seat);
     }
 
@@ -1758,34 +1776,4 @@ impl Table {
 
 fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400)
-}
-
-fn event_ply(e: &EventRecord) -> usize {
-    serde_json::from_str::<serde_json::Value>(&e.data)
-        .ok()
-        .and_then(|v| v.get("ply").and_then(serde_json::Value::as_u64))
-        .unwrap_or(0) as usize
-}
-
-fn event_clocks(e: &EventRecord) -> Option<Vec<Option<u64>>> {
-    let v: serde_json::Value = serde_json::from_str(&e.data).ok()?;
-    serde_json::from_value(v.get("clocks")?.clone()).ok()
-}
-
-/// The rules event a stored game event stands for (none for seat changes).
-fn stored_event(e: &EventRecord, map: &SeatMap) -> Option<GameEvent> {
-    let v: serde_json::Value = serde_json::from_str(&e.data).ok()?;
-    let seat = map.to_game(v.get("seat")?.as_u64()? as usize);
-    match e.kind.as_str() {
-        "resignation" => Some(GameEvent::Resign(seat)),
-        "timeout" => Some(GameEvent::Timeout(seat)),
-        "abandoned" => Some(GameEvent::Abandon(seat)),
-        "agreement" => Some(GameEvent::DrawAgreed),
-        _ => None,
-    }
-}
-
-/// The rules event a stored game event stands for, with the number of moves played before it.
-pub fn stored_step(e: &EventRecord, map: &SeatMap) -> Option<(usize, GameEvent)> {
-    Some((event_ply(e), stored_event(e, map)?))
 }
