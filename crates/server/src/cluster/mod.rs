@@ -4,7 +4,7 @@
 //! # How it works
 //! - **Ownership.** Each table is owned by one node at a time, by an expiring Redis lease `lease:<table>` whose
 //!   value is `<node> <epoch>`. The epoch is a fencing token from one Redis counter; the owner raises the table's
-//!   token in the database ([`Write::Fence`]) before it reads the table, and puts [`Write::Fenced`] first in every
+//!   token in the database ([`parlor_store::Write::Fence`]) before it reads the table, and puts [`parlor_store::Write::Fenced`] first in every
 //!   batch it commits, so a node that lost its lease can no longer write for the table, whatever the timing.
 //! - **Liveness.** Every `lease / 4` a node runs one script that stamps its heartbeat in `nodes` (a sorted set by
 //!   Redis time), renews its leases and names the nodes whose heartbeat is older than a lease. It renews only if
@@ -24,10 +24,10 @@
 //!
 //! # Layout
 //! - this file: the node's part of the site, joining and leaving it, and the [`Site`] interface the hub calls.
-//! - [`ownership`]: leases, fencing, renewal, takeover of dead nodes' tables, who owns a table.
-//! - [`forward`]: this node's connections and the tables they watch; client messages forwarded to a table's
+//! - `ownership`: leases, fencing, renewal, takeover of dead nodes' tables, who owns a table.
+//! - `forward`: this node's connections and the tables they watch; client messages forwarded to a table's
 //!   owner and served there through proxy connections.
-//! - [`bus`]: the messages between nodes, the publisher and the listener.
+//! - `bus`: the messages between nodes, the publisher and the listener.
 
 mod bus;
 mod forward;

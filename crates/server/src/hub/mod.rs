@@ -1,6 +1,6 @@
 //! The hub: what all connections and tables of a node share. It owns the registry of this node's tables and
-//! private codes ([`tables`]), who is online and the lobby's presence news ([`presence`]), pending challenges
-//! ([`challenges`]), the players' sessions and marks, and the stores. What the node shares with other nodes goes
+//! private codes (`tables`), who is online and the lobby's presence news (`presence`), pending challenges
+//! (`challenges`), the players' sessions and marks, and the stores. What the node shares with other nodes goes
 //! through the [`Site`] it is given; the cluster, when there is one, calls back into the hub.
 
 mod challenges;
