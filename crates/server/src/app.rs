@@ -38,12 +38,18 @@ pub enum ServerError {
     /// The listener.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
-    /// Joining the site (Redis, or a database that is not PostgreSQL).
+    /// Several nodes were asked for on a database that is not PostgreSQL.
+    #[error("cluster: several nodes need a shared PostgreSQL database (--database postgres://...)")]
+    ClusterNeedsPostgres,
+    /// Joining the site (Redis).
     #[error("cluster: {0}")]
-    Cluster(String),
-    /// The stored cookie key is unusable.
+    Cluster(#[from] crate::cluster::ClusterError),
+    /// The stored cookie key is not hex.
+    #[error("cookie key: not hex")]
+    KeyNotHex,
+    /// The stored cookie key is unusable (too short).
     #[error("cookie key: {0}")]
-    Key(String),
+    Key(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 #[derive(Clone)]
@@ -86,8 +92,8 @@ async fn cookie_key(store: &AnyStore) -> Result<Key, ServerError> {
             hex(&bytes)
         })
         .await?;
-    let bytes = unhex(&text).ok_or_else(|| ServerError::Key("not hex".into()))?;
-    Key::try_from(bytes.as_slice()).map_err(|e| ServerError::Key(e.to_string()))
+    let bytes = unhex(&text).ok_or(ServerError::KeyNotHex)?;
+    Key::try_from(bytes.as_slice()).map_err(|e| ServerError::Key(Box::new(e)))
 }
 
 /// Serves Parlor on `listener` until `shutdown` is cancelled, then stops accepting, lets every table finish its
@@ -118,15 +124,9 @@ pub async fn run(
     let cluster = match &config.cluster {
         Some(c) => {
             if store.backend() != parlor_store::Backend::Postgres {
-                return Err(ServerError::Cluster(
-                    "several nodes need a shared PostgreSQL database (--database postgres://...)".into(),
-                ));
+                return Err(ServerError::ClusterNeedsPostgres);
             }
-            Some(
-                Cluster::connect(c)
-                    .await
-                    .map_err(|e| ServerError::Cluster(e.to_string()))?,
-            )
+            Some(Cluster::connect(c).await?)
         }
         None => None,
     };
@@ -143,10 +143,7 @@ pub async fn run(
         site,
     ));
     if let Some(cluster) = &cluster {
-        cluster
-            .start(&hub)
-            .await
-            .map_err(|e| ServerError::Cluster(e.to_string()))?;
+        cluster.start(&hub).await?;
     }
     let restored = hub.restore().await?;
     tracing::info!(restored, addr = ?listener.local_addr().ok(), "parlor serving");
