@@ -3,12 +3,13 @@
 use crate::assets;
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::games::{GameSetup, Step};
+use crate::games::{GameSetup, SetupError, replay_stored};
 use crate::hub::Hub;
 use crate::listen::{self, Gate, Limits};
 use crate::metrics::Metrics;
 use crate::persist::Persist;
-use crate::table::Occupant;
+use crate::record::{Occupant, Settings};
+use crate::site::{Alone, Site};
 use crate::ws;
 use crate::{headers, origin, proxy};
 use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
@@ -37,17 +38,25 @@ pub enum ServerError {
     /// The listener.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
-    /// Joining the site (Redis, or a database that is not PostgreSQL).
+    /// Several nodes were asked for on a database that is not PostgreSQL.
+    #[error("cluster: several nodes need a shared PostgreSQL database (--database postgres://...)")]
+    ClusterNeedsPostgres,
+    /// Joining the site (Redis).
     #[error("cluster: {0}")]
-    Cluster(String),
-    /// The stored cookie key is unusable.
+    Cluster(#[from] crate::cluster::ClusterError),
+    /// The stored cookie key is not hex.
+    #[error("cookie key: not hex")]
+    KeyNotHex,
+    /// The stored cookie key is unusable (too short).
     #[error("cookie key: {0}")]
-    Key(String),
+    Key(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 #[derive(Clone)]
 struct AppState {
     hub: Arc<Hub>,
+    /// The site this node is part of, if any (for `/api/cluster` and `/api/table/{id}/owner`).
+    cluster: Option<Arc<Cluster>>,
     key: Key,
     gate: Arc<Gate>,
 }
@@ -83,8 +92,8 @@ async fn cookie_key(store: &AnyStore) -> Result<Key, ServerError> {
             hex(&bytes)
         })
         .await?;
-    let bytes = unhex(&text).ok_or_else(|| ServerError::Key("not hex".into()))?;
-    Key::try_from(bytes.as_slice()).map_err(|e| ServerError::Key(e.to_string()))
+    let bytes = unhex(&text).ok_or(ServerError::KeyNotHex)?;
+    Key::try_from(bytes.as_slice()).map_err(|e| ServerError::Key(Box::new(e)))
 }
 
 /// Serves Parlor on `listener` until `shutdown` is cancelled, then stops accepting, lets every table finish its
@@ -115,17 +124,15 @@ pub async fn run(
     let cluster = match &config.cluster {
         Some(c) => {
             if store.backend() != parlor_store::Backend::Postgres {
-                return Err(ServerError::Cluster(
-                    "several nodes need a shared PostgreSQL database (--database postgres://...)".into(),
-                ));
+                return Err(ServerError::ClusterNeedsPostgres);
             }
-            Some(
-                Cluster::connect(c)
-                    .await
-                    .map_err(|e| ServerError::Cluster(e.to_string()))?,
-            )
+            Some(Cluster::connect(c).await?)
         }
         None => None,
+    };
+    let site: Arc<dyn Site> = match &cluster {
+        Some(cluster) => cluster.clone(),
+        None => Arc::new(Alone),
     };
     let hub = Arc::new(Hub::new(
         config,
@@ -133,19 +140,17 @@ pub async fn run(
         persist,
         metrics,
         shutdown.clone(),
-        cluster.clone(),
+        site,
     ));
     if let Some(cluster) = &cluster {
-        cluster
-            .start(&hub)
-            .await
-            .map_err(|e| ServerError::Cluster(e.to_string()))?;
+        cluster.start(&hub).await?;
     }
     let restored = hub.restore().await?;
     tracing::info!(restored, addr = ?listener.local_addr().ok(), "parlor serving");
 
     let state = AppState {
         hub: hub.clone(),
+        cluster: cluster.clone(),
         key,
         gate: gate.clone(),
     };
@@ -350,44 +355,16 @@ async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
     let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|_| not_found())?;
     let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).unwrap_or_default();
     let players = occupants.iter().map(Occupant::label).collect();
-    let mut steps: Vec<Step> = stored.moves.iter().map(|m| Step::Move(m.wire.clone())).collect();
-    // Events that end the game or eliminate a seat are replayed in order after the moves they followed.
-    let map = crate::games::SeatMap::new(setup.kind().map_err(|_| not_found())?, setup.first);
-    let mut with_events = Vec::new();
-    let mut events = stored.events.iter().peekable();
-    for (i, step) in steps.drain(..).enumerate() {
-        while let Some(e) =
-            events.next_if(|e| crate::table::stored_step(e, &map).is_some_and(|(ply, _)| ply <= i))
-        {
-            if let Some((_, ev)) = crate::table::stored_step(e, &map) {
-                with_events.push(Step::Event(ev));
-            }
-        }
-        with_events.push(step);
-    }
-    for e in events {
-        if let Some((_, ev)) = crate::table::stored_step(e, &map) {
-            with_events.push(Step::Event(ev));
-        }
-    }
-    // Replayed step by step so the replay view gets the exact position after every move.
-    let broken = |e: String| (StatusCode::INTERNAL_SERVER_ERROR, e).into_response();
-    let mut game = setup.new_game().map_err(|e| broken(e.to_string()))?;
+    // Replayed through the rules, keeping the position after every move for the replay view.
     let mut positions = Vec::new();
-    for step in &with_events {
-        match step {
-            Step::Move(wire) => {
-                game.play(wire).map_err(|e| broken(e.reason))?;
-                positions.push(game.position_text());
-            }
-            Step::Event(event) => {
-                game.apply(*event).map_err(|e| broken(e.to_string()))?;
-            }
-        }
-    }
+    let game = match replay_stored(&setup, &stored, |game| positions.push(game.position_text())) {
+        Ok(replayed) => replayed.game,
+        Err(SetupError::Kind(_)) => return Err(not_found()),
+        Err(e) => return Err((StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()),
+    };
     let table = hub.store.table(&stored.game.table_id).await.ok().flatten();
     let spec = table
-        .and_then(|t| serde_json::from_str::<crate::table::Settings>(&t.settings).ok())
+        .and_then(|t| serde_json::from_str::<Settings>(&t.settings).ok())
         .map(|s| s.spec);
     let private = spec.as_ref().is_none_or(|s| s.private);
     let seated = occupants.iter().filter_map(|o| o.player_id.clone()).collect();
@@ -491,7 +468,7 @@ async fn api_export(State(state): State<AppState>, jar: SignedCookieJar, Path(id
 /// This node's view of the site: its name, the live nodes, how many tables it owns.
 async fn api_cluster(State(state): State<AppState>) -> Response {
     let hub = &state.hub;
-    let body = match &hub.cluster {
+    let body = match &state.cluster {
         Some(c) => serde_json::json!({"node": c.node, "nodes": c.nodes(), "owned": c.owned()}),
         None => serde_json::json!({"node": null, "nodes": [], "owned": hub.table_ids().len()}),
     };
@@ -501,7 +478,7 @@ async fn api_cluster(State(state): State<AppState>) -> Response {
 /// The node that owns a table.
 async fn api_owner(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     let hub = &state.hub;
-    let node = match &hub.cluster {
+    let node = match &state.cluster {
         Some(c) if hub.table(&id).is_some() => Some(c.node.clone()),
         Some(c) => c.owner(&id).await.ok().flatten(),
         None => hub.table(&id).map(|_| "local".to_owned()),

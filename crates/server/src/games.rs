@@ -1,7 +1,9 @@
 //! Makes any game from its stored setup: the one place that knows every rules crate, so the rest of the server
 //! handles `AnyGame` alike.
 
+use crate::record::StoredEvent;
 use parlor_game::{AnyGame, GameEvent, GameKind, Rules, Seat};
+use parlor_store::StoredGame;
 use serde::{Deserialize, Serialize};
 
 /// How a game was set up: enough to make it again and replay its moves.
@@ -116,24 +118,97 @@ pub enum Step {
 pub fn replay(setup: &GameSetup, steps: &[Step]) -> Result<AnyGame, SetupError> {
     let mut game = setup.new_game()?;
     for (i, step) in steps.iter().enumerate() {
-        match step {
-            Step::Move(wire) => {
-                game.play(wire).map_err(|e| SetupError::Replay {
-                    ply: i + 1,
-                    wire: wire.clone(),
-                    reason: e.reason,
-                })?;
-            }
-            Step::Event(event) => {
-                game.apply(*event).map_err(|e| SetupError::Replay {
-                    ply: i + 1,
-                    wire: format!("{event:?}"),
-                    reason: e.to_string(),
-                })?;
-            }
-        }
+        take_step(&mut game, i, step)?;
     }
     Ok(game)
+}
+
+/// Plays step number `i` (0-based) of a replay.
+fn take_step(game: &mut AnyGame, i: usize, step: &Step) -> Result<(), SetupError> {
+    match step {
+        Step::Move(wire) => {
+            game.play(wire).map_err(|e| SetupError::Replay {
+                ply: i + 1,
+                wire: wire.clone(),
+                reason: e.reason,
+            })?;
+        }
+        Step::Event(event) => {
+            game.apply(*event).map_err(|e| SetupError::Replay {
+                ply: i + 1,
+                wire: format!("{event:?}"),
+                reason: e.to_string(),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// A stored game replayed.
+#[derive(Debug)]
+pub struct Replayed {
+    /// The game as it stands after everything stored.
+    pub game: AnyGame,
+    /// Its history: the moves, and the events that changed the game, in order.
+    pub steps: Vec<Step>,
+    /// The clocks last stored (with a move or an event), in table-seat order; `None` if nothing stored them.
+    pub clocks: Option<Vec<Option<u64>>>,
+}
+
+/// Replays a stored game: its moves, and the events stored with them, in the order they happened (an event
+/// stored at ply n happened after n moves). `after_move` sees the game after every move. An event that cannot
+/// be read is left out (and logged); one that does not apply is an error.
+///
+/// # Errors
+/// [`SetupError`] if the setup is invalid or a move or an event does not replay.
+pub fn replay_stored(
+    setup: &GameSetup,
+    stored: &StoredGame,
+    mut after_move: impl FnMut(&dyn Rules),
+) -> Result<Replayed, SetupError> {
+    let map = SeatMap::new(setup.kind()?, setup.first);
+    let mut game = setup.new_game()?;
+    let mut steps = Vec::with_capacity(stored.moves.len());
+    let mut clocks = None;
+    let mut events = stored
+        .events
+        .iter()
+        .filter_map(|record| match StoredEvent::read(record) {
+            Ok(event) => Some(event),
+            Err(e) => {
+                tracing::warn!(game = %stored.game.id, seq = record.seq, error = %e, "stored event left out");
+                None
+            }
+        })
+        .peekable();
+    let mut played = 0;
+    loop {
+        let event_due = events
+            .peek()
+            .is_some_and(|e| e.data.ply as usize <= played || played == stored.moves.len());
+        let step = if event_due {
+            let Some(event) = events.next() else { break };
+            if let Some(c) = event.data.clocks {
+                clocks = Some(c);
+            }
+            match event.kind.game_event(map.to_game(event.data.seat)) {
+                Some(rules_event) => Step::Event(rules_event),
+                None => continue,
+            }
+        } else if let Some(m) = stored.moves.get(played) {
+            played += 1;
+            clocks = serde_json::from_str(&m.clocks).ok();
+            Step::Move(m.wire.clone())
+        } else {
+            break;
+        };
+        take_step(&mut game, steps.len(), &step)?;
+        if matches!(step, Step::Move(_)) {
+            after_move(game.as_ref());
+        }
+        steps.push(step);
+    }
+    Ok(Replayed { game, steps, clocks })
 }
 
 /// Maps table seats to game seats: two-player games rotate who plays first; four-player games keep seats and let
@@ -214,6 +289,101 @@ mod tests {
         .unwrap();
         assert_eq!(game.outcome().winner(), Some(Seat::First));
         assert!(replay(&setup, &[Step::Move("e2e5".into())]).is_err());
+    }
+
+    fn stored(moves: &[(&str, &str)], events: &[(&str, &str)]) -> StoredGame {
+        use parlor_store::{EventRecord, GameRecord, MoveRecord};
+        StoredGame {
+            game: GameRecord {
+                id: "g".into(),
+                table_id: "t".into(),
+                kind: "chess".into(),
+                setup: String::new(),
+                seats: "[]".into(),
+                rated: false,
+                status: "live".into(),
+                result: None,
+                clocks: None,
+                created_ms: 0,
+                ended_ms: None,
+            },
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, (wire, clocks))| MoveRecord {
+                    game_id: "g".into(),
+                    ply: i as i32 + 1,
+                    seat: 0,
+                    wire: (*wire).into(),
+                    clocks: (*clocks).into(),
+                    at_ms: 0,
+                })
+                .collect(),
+            events: events
+                .iter()
+                .enumerate()
+                .map(|(i, (kind, data))| EventRecord {
+                    game_id: "g".into(),
+                    seq: i as i32 + 1,
+                    kind: (*kind).into(),
+                    data: (*data).into(),
+                    at_ms: 0,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_stored_game_replays_moves_and_events_in_order() {
+        // Table seat 1 plays first, so table seat 0 is the game's second seat.
+        let setup = GameSetup {
+            game: "chess".into(),
+            start: None,
+            first: 1,
+            mandatory_capture: true,
+            move_limit: None,
+        };
+        let game = stored(
+            &[("e2e4", "[100,200]"), ("e7e5", "[100,190]")],
+            &[
+                ("reclaimed", r#"{"clocks":[95,200],"ply":1,"seat":0}"#),
+                ("draw_offer", r#"{"ply":1,"seat":0}"#),
+                ("resignation", r#"{"clocks":[80,190],"ply":2,"seat":0}"#),
+            ],
+        );
+        let mut positions = Vec::new();
+        let replayed = replay_stored(&setup, &game, |g| positions.push(g.position_text())).unwrap();
+        assert_eq!(
+            replayed.steps,
+            vec![
+                Step::Move("e2e4".into()),
+                Step::Move("e7e5".into()),
+                Step::Event(GameEvent::Resign(Seat::Second)),
+            ]
+        );
+        assert_eq!(replayed.game.outcome().winner(), Some(Seat::First));
+        assert_eq!(replayed.clocks, Some(vec![Some(80), Some(190)]));
+        assert_eq!(positions.len(), 2);
+        assert!(
+            positions[1].starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/"),
+            "{}",
+            positions[1]
+        );
+
+        // An event stored before a move replays before it, and then the move finds the game over.
+        let early = stored(&[("e2e4", "[1,1]")], &[("timeout", r#"{"ply":0,"seat":1}"#)]);
+        assert!(matches!(
+            replay_stored(&setup, &early, |_| {}),
+            Err(SetupError::Replay { ply: 2, .. })
+        ));
+        // One stored after more moves than there are still happens, last.
+        let late = stored(&[("e2e4", "[1,1]")], &[("abandoned", r#"{"ply":5,"seat":1}"#)]);
+        let replayed = replay_stored(&setup, &late, |_| {}).unwrap();
+        assert_eq!(
+            replayed.steps.last(),
+            Some(&Step::Event(GameEvent::Abandon(Seat::First)))
+        );
+        assert_eq!(replayed.clocks, Some(vec![Some(1), Some(1)]));
     }
 }
 

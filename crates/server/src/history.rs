@@ -1,9 +1,8 @@
 //! A player's finished games, newest first, with opponents, result and rating change.
 
-use crate::hub::Hub;
-use crate::table::Occupant;
+use crate::record::{Occupant, Settings};
 use parlor_protocol::{HistoryGame, OutcomeInfo, RatingChange};
-use parlor_store::{Store, StoreError, game_status};
+use parlor_store::{AnyStore, Store, StoreError, game_status};
 use std::collections::HashMap;
 
 /// Games per page.
@@ -15,12 +14,12 @@ pub const PAGE: u32 = 20;
 /// # Errors
 /// The store's error.
 pub async fn page(
-    hub: &Hub,
+    store: &AnyStore,
     viewer: &str,
     player: &str,
     before: Option<i64>,
 ) -> Result<Vec<HistoryGame>, StoreError> {
-    let records = hub.store.games_of_player(player, PAGE, before).await?;
+    let records = store.games_of_player(player, PAGE, before).await?;
     let mut games = Vec::new();
     let mut private: HashMap<String, bool> = HashMap::new();
     for game in records.into_iter().filter(|g| g.status == game_status::FINISHED) {
@@ -29,7 +28,7 @@ pub async fn page(
             let is_private = match private.get(&game.table_id) {
                 Some(p) => *p,
                 None => {
-                    let p = table_is_private(hub, &game.table_id).await?;
+                    let p = table_is_private(store, &game.table_id).await?;
                     private.insert(game.table_id.clone(), p);
                     p
                 }
@@ -47,7 +46,7 @@ pub async fn page(
         };
         let outcome: Option<OutcomeInfo> = game.result.as_deref().and_then(|r| serde_json::from_str(r).ok());
         let rating = if game.rated {
-            hub.store
+            store
                 .rating_changes(&game.id)
                 .await?
                 .into_iter()
@@ -84,9 +83,9 @@ pub fn sat(occupants: &[Occupant], player: &str) -> bool {
 ///
 /// # Errors
 /// The store's error.
-pub async fn table_is_private(hub: &Hub, table_id: &str) -> Result<bool, StoreError> {
-    let table = hub.store.table(table_id).await?;
+pub async fn table_is_private(store: &AnyStore, table_id: &str) -> Result<bool, StoreError> {
+    let table = store.table(table_id).await?;
     Ok(table
-        .and_then(|t| serde_json::from_str::<crate::table::Settings>(&t.settings).ok())
+        .and_then(|t| serde_json::from_str::<Settings>(&t.settings).ok())
         .is_none_or(|s| s.spec.private))
 }

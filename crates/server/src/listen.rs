@@ -6,7 +6,7 @@
 //! connection it came from). When the site is full, a new connection takes the slot of the oldest connection that
 //! has not yet sent a whole request (a slow or silent client); only when there is none is it refused.
 
-use crate::config::Config;
+use crate::config::{Config, MAX_CONNECTIONS};
 use crate::proxy;
 use axum::Router;
 use axum::extract::ConnectInfo;
@@ -25,21 +25,6 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-
-/// Time a client has to send a request's headers, counted from the connection's start or from the end of the
-/// previous response (so it is the keep-alive idle timeout too). A browser sends its headers in one packet at
-/// once; 10 s leaves room for a slow mobile link and frees a slowloris connection's slot quickly.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The most connections at once, whatever the file limit: each costs some memory (buffers, a task; a websocket
-/// more), and 32,768 is several times the players one node serves (`parlor loadtest` reaches 10,000 sockets).
-pub const MAX_CONNECTIONS: usize = 32_768;
-
-/// The most connections at once from one client address (an IPv6 /64 counts as one address). Browsers open up
-/// to six connections per site and a websocket per tab, so 256 lets a school of about a hundred players share
-/// one NAT address, while one attacker holds at most this many. Trusted proxies (and so loopback, by default)
-/// are not capped: every player behind them shares their address.
-pub const MAX_CONNECTIONS_PER_ADDRESS: usize = 256;
 
 /// Open files kept out of the connection cap for everything else (the store's files and pool, the log, the
 /// image renderer's fonts, accepting the connection that is then refused): this many at least ...
@@ -77,7 +62,7 @@ pub struct Limits {
     pub total: usize,
     /// Connections at once per client address.
     pub per_address: usize,
-    /// See [`HEADER_TIMEOUT`].
+    /// See [`crate::config::HEADER_TIMEOUT`].
     pub header_timeout: Duration,
 }
 

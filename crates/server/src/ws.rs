@@ -2,10 +2,10 @@
 //! connection's outbox. Bad input gets a clear error; only a broken protocol (no cookie, wrong version, oversized
 //! frames, floods, a client that stops reading) closes the socket. The limits are in [`crate::limit`].
 
-use crate::hub::{Hub, Route};
+use crate::hub::Hub;
 use crate::limit::{self, Bucket, FRAMES, FRAMES_CLOSE_DEBT, SEND_TIMEOUT};
 use crate::outbox::{Out, Outbox};
-use crate::table::Cmd;
+use crate::table::command::table_of;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use parlor_protocol::{ChallengeAnswer, ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
@@ -219,24 +219,7 @@ impl Reader {
     /// Sends a table message to the table, on this node or the node that owns it. False if there is no such
     /// table (the client was told).
     async fn to_table(&self, table: &str, msg: ClientMsg) -> bool {
-        match self.hub.route(table).await {
-            Route::Local(tx) => {
-                if let Some(cmd) = command(msg, self.outbox.clone()) {
-                    let _ = tx.send(cmd).await;
-                }
-                true
-            }
-            Route::Remote(node) => {
-                if let Some(cluster) = &self.hub.cluster {
-                    cluster.forward(&node, &self.outbox, msg);
-                }
-                true
-            }
-            Route::Missing => {
-                self.hub.table_missing(&self.outbox, table);
-                false
-            }
-        }
+        self.hub.to_table(table, &self.outbox, msg).await
     }
 
     async fn open_table(&mut self, table: String, since: Option<u64>) -> bool {
@@ -248,9 +231,7 @@ impl Reader {
         if !self.to_table(&table, open).await {
             return false;
         }
-        if let Some(cluster) = &self.hub.cluster {
-            cluster.watch(&table, self.outbox.conn(), true);
-        }
+        self.hub.site.watch(&table, self.outbox.conn(), true);
         if self.open.insert(table.clone()) {
             self.outbox.session().watch(&table);
         }
@@ -288,8 +269,8 @@ impl Reader {
             }
             ClientMsg::Lobby { on } => self.hub.lobby_subscribe(&outbox, on),
             ClientMsg::Create { spec } => {
-                if let Err((code, message)) = self.hub.may_create(&outbox.session().id(), self.peer) {
-                    self.error(code, message, None);
+                if let Err(e) = self.hub.may_create(&outbox.session().id(), self.peer) {
+                    self.error(e.code(), e.to_string(), None);
                     return;
                 }
                 match self.hub.create_table(spec, outbox.session().info(), None).await {
@@ -300,7 +281,7 @@ impl Reader {
                         });
                         let _ = self.open_table(table, None).await;
                     }
-                    Err(e) => self.error(ErrorCode::BadSpec, e, None),
+                    Err(e) => self.error(ErrorCode::BadSpec, e.to_string(), None),
                 }
             }
             ClientMsg::Open { table, code, since } => {
@@ -341,9 +322,7 @@ impl Reader {
             ClientMsg::Close { table } => {
                 if self.open.remove(&table) {
                     outbox.session().unwatch(&table);
-                    if let Some(cluster) = &self.hub.cluster {
-                        cluster.watch(&table, outbox.conn(), false);
-                    }
+                    self.hub.site.watch(&table, outbox.conn(), false);
                     let _ = self
                         .to_table(&table, ClientMsg::Close { table: table.clone() })
                         .await;
@@ -432,35 +411,33 @@ impl Reader {
                     return;
                 }
                 self.hub.set_mark(&session, &player, relation, on);
-                if let Some(cluster) = &self.hub.cluster {
-                    cluster.marks(&session.id());
-                }
+                self.hub.site.marks(&session.id());
                 send_relations(&self.hub, &outbox).await;
             }
             ClientMsg::Challenge { to, spec } => {
-                if let Err((code, message)) = self.hub.challenge(outbox.session().info(), &to, spec).await {
-                    self.error(code, message, None);
+                if let Err(e) = self.hub.challenge(outbox.session().info(), &to, spec).await {
+                    self.error(e.code(), e.to_string(), None);
                 }
             }
             ClientMsg::ChallengeCancel { id } => {
-                if let Err((code, message)) = self.hub.cancel_challenge(&outbox.session().id(), &id).await {
-                    self.error(code, message, None);
+                if let Err(e) = self.hub.cancel_challenge(&outbox.session().id(), &id).await {
+                    self.error(e.code(), e.to_string(), None);
                 }
             }
             ClientMsg::ChallengeAnswer { id, answer } => {
                 let accept = answer == ChallengeAnswer::Accept;
-                if let Err((code, message)) = self
+                if let Err(e) = self
                     .hub
                     .answer_challenge(&outbox.session().id(), &id, accept)
                     .await
                 {
-                    self.error(code, message, None);
+                    self.error(e.code(), e.to_string(), None);
                 }
             }
             ClientMsg::History { player, before } => {
                 let player = player.unwrap_or_else(|| outbox.session().id());
                 let viewer = outbox.session().id();
-                match crate::history::page(&self.hub, &viewer, &player, before).await {
+                match crate::history::page(&self.hub.store, &viewer, &player, before).await {
                     Ok(games) => {
                         outbox.send(&ServerMsg::History { player, games });
                     }
@@ -472,49 +449,6 @@ impl Reader {
             }
         }
     }
-}
-
-/// The table a table message is for; `None` for the others.
-pub fn table_of(msg: &ClientMsg) -> Option<&str> {
-    match msg {
-        ClientMsg::Open { table, .. } => table.as_deref(),
-        ClientMsg::Close { table }
-        | ClientMsg::Sit { table, .. }
-        | ClientMsg::Stand { table }
-        | ClientMsg::Move { table, .. }
-        | ClientMsg::Resign { table }
-        | ClientMsg::Draw { table, .. }
-        | ClientMsg::Abort { table }
-        | ClientMsg::Rematch { table }
-        | ClientMsg::Chat { table, .. } => Some(table),
-        _ => None,
-    }
-}
-
-/// The table command for a (checked) table message from a connection, here or on another node.
-pub fn command(msg: ClientMsg, outbox: Outbox) -> Option<Cmd> {
-    Some(match msg {
-        ClientMsg::Open { since, .. } => Cmd::Open { outbox, since },
-        ClientMsg::Close { .. } => Cmd::Close { conn: outbox.conn() },
-        ClientMsg::Sit { seat, confirm, .. } => Cmd::Sit {
-            outbox,
-            seat,
-            confirm,
-        },
-        ClientMsg::Stand { .. } => Cmd::Stand { outbox },
-        ClientMsg::Move { ack, ply, wire, .. } => Cmd::Move {
-            outbox,
-            ack,
-            ply,
-            wire,
-        },
-        ClientMsg::Resign { .. } => Cmd::Resign { outbox },
-        ClientMsg::Draw { action, .. } => Cmd::Draw { outbox, action },
-        ClientMsg::Abort { .. } => Cmd::Abort { outbox },
-        ClientMsg::Rematch { .. } => Cmd::Rematch { outbox },
-        ClientMsg::Chat { text, .. } => Cmd::Chat { outbox, text },
-        _ => return None,
-    })
 }
 
 /// Sends a player's marks (block, mute, favourite) to one connection.
