@@ -3,22 +3,26 @@
 
 import { h, replace, clear, s as svgEl } from './dom.js';
 import { Connection } from './net/socket.js';
-import { t, num, initLanguage, setLanguage, language, LANGS, LANG_CODES, onLanguage } from './i18n/index.js';
+import { t, num, initLanguage, loadLanguage, setLanguage, language, LANG_NAMES, LANG_CODES, onLanguage } from './i18n/index.js';
 import * as sound from './sound.js';
-import * as lobby from './pages/lobby.js';
-import * as table from './pages/table.js';
-import * as historyPage from './pages/history.js';
-import * as rules from './pages/rules.js';
+
+// Each page is loaded when first shown; the server preloads the one its address asks for.
+const PAGES = {
+  lobby: () => import('./pages/lobby.js'),
+  table: () => import('./pages/table.js'),
+  history: () => import('./pages/history.js'),
+  rules: () => import('./pages/rules.js'),
+};
 
 const ROUTES = [
-  [/^\/$/, lobby, () => ({})],
-  [/^\/t\/([A-Za-z0-9_-]+)\/?$/, table, (m) => ({ code: m[1] })],
-  [/^\/table\/([A-Za-z0-9_-]+)\/?$/, table, (m) => ({ id: m[1] })],
-  [/^\/game\/([A-Za-z0-9_-]+)\/?$/, historyPage, (m) => ({ game: m[1] })],
-  [/^\/history\/?$/, historyPage, () => ({})],
-  [/^\/history\/([^/]+)\/?$/, historyPage, (m) => ({ player: decodeURIComponent(m[1]) })],
-  [/^\/rules\/?$/, rules, () => ({ game: 'chess' })],
-  [/^\/rules\/(chess|draughts|chess4)\/?$/, rules, (m) => ({ game: m[1] })],
+  [/^\/$/, 'lobby', () => ({})],
+  [/^\/t\/([A-Za-z0-9_-]+)\/?$/, 'table', (m) => ({ code: m[1] })],
+  [/^\/table\/([A-Za-z0-9_-]+)\/?$/, 'table', (m) => ({ id: m[1] })],
+  [/^\/game\/([A-Za-z0-9_-]+)\/?$/, 'history', (m) => ({ game: m[1] })],
+  [/^\/history\/?$/, 'history', () => ({})],
+  [/^\/history\/([^/]+)\/?$/, 'history', (m) => ({ player: decodeURIComponent(m[1]) })],
+  [/^\/rules\/?$/, 'rules', () => ({ game: 'chess' })],
+  [/^\/rules\/(chess|draughts|chess4)\/?$/, 'rules', (m) => ({ game: m[1] })],
 ];
 
 /** Everything pages share. */
@@ -82,20 +86,24 @@ function navigate(path, replaceState = false) {
   route();
 }
 
-function route() {
+let routing = 0;
+
+/** Show the page of the current address (loading its module the first time). */
+async function route() {
+  const seq = ++routing;
   if (app.page && app.page.unmount) app.page.unmount();
   app.page = null;
-  const main = clear(app.main);
   const path = location.pathname;
-  for (const [re, mod, params] of ROUTES) {
+  for (const [re, name, params] of ROUTES) {
     const m = re.exec(path);
-    if (m) {
-      app.page = mod.mount(app, main, params(m)) || null;
-      highlightNav();
-      return;
-    }
+    if (!m) continue;
+    const mod = await PAGES[name]();
+    if (seq !== routing) return; // the player went on meanwhile
+    app.page = mod.mount(app, clear(app.main), params(m)) || null;
+    highlightNav();
+    return;
   }
-  main.appendChild(h('p', { class: 'notice' }, t('err.table_not_found')));
+  clear(app.main).appendChild(h('p', { class: 'notice' }, t('err.table_not_found')));
 }
 
 function highlightNav() {
@@ -206,7 +214,7 @@ function renderHeader() {
   const bar = document.getElementById('controls');
   if (!bar) return;
   const langSel = h('select', { id: 'lang', 'aria-label': t('nav.language'), onchange: (e) => setLanguage(e.target.value, localStorage) },
-    LANG_CODES.map((c) => h('option', { value: c, selected: c === language() }, LANGS[c]['lang.name'])));
+    LANG_CODES.map((c) => h('option', { value: c, selected: c === language() }, LANG_NAMES[c])));
   const theme = localStorage.getItem('parlor.theme') || 'auto';
   const themeSel = h('select', { id: 'theme', 'aria-label': t('theme.label'), onchange: (e) => setTheme(e.target.value) },
     ['auto', 'light', 'dark'].map((v) => h('option', { value: v, selected: v === theme }, t('theme.' + v))));
@@ -242,7 +250,7 @@ function setTheme(v) {
 }
 
 function start() {
-  initLanguage(localStorage, navigator.languages || [navigator.language]);
+  const strings = loadLanguage(initLanguage(localStorage, navigator.languages || [navigator.language]));
   const theme = localStorage.getItem('parlor.theme');
   if (theme && theme !== 'auto') document.documentElement.dataset.theme = theme;
   app.main = document.getElementById('main');
@@ -258,7 +266,6 @@ function start() {
   window.addEventListener('popstate', route);
   // Notices already shown were written in the old language: drop them with the rest of the old words.
   onLanguage(() => { clear(document.getElementById('toasts')); renderHeader(); renderChallenges(); if (app.status !== 'open') showStatus(app.status, app.statusInfo || {}); if (app.page && app.page.relabel) app.page.relabel(); else route(); });
-  renderHeader();
   app.conn = new Connection(wsUrl(), {
     onMessage,
     onStatus: showStatus,
@@ -272,15 +279,20 @@ function start() {
   });
   window.addEventListener('online', () => app.conn.retryNow());
   window.addEventListener('offline', () => app.conn.dropForOffline());
-  loadSprite().finally(() => {
-    route();
-    app.conn.connect();
+  // The socket opens while the strings and the piece sprite load; nothing is drawn before the strings are here.
+  app.conn.connect();
+  Promise.allSettled([strings, loadSprite()]).then(async () => {
+    renderHeader();
+    if (app.status && app.status !== 'open') showStatus(app.status, app.statusInfo || {});
+    await route();
     document.documentElement.dataset.started = '1';
   });
 }
 
-/** Inline the piece sprite once so the board can `<use href="#wK">` (the file stays the one source). */
+/** The piece sprite in the page, so the board can `<use href="#wK">`: the server puts it there; else (a page
+ * served without it) it is fetched and inlined once (the file stays the one source). */
 async function loadSprite() {
+  if (document.getElementById('wK')) return;
   try {
     const res = await fetch(new URL('../img/pieces.svg', import.meta.url));
     const text = await res.text();

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import en from '../js/i18n/en.js';
 import bn from '../js/i18n/bn.js';
 import mr from '../js/i18n/mr.js';
-import { pickLanguage, fill, t, setLanguage, initLanguage, num } from '../js/i18n/index.js';
+import { pickLanguage, fill, t, setLanguage, initLanguage, num, LANG_NAMES } from '../js/i18n/index.js';
 
 const holes = (s) => [...String(s).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');
 
@@ -43,19 +43,19 @@ test('every key used in the code exists', () => {
   for (const k of used) assert.ok(k in en, `missing key ${k}`);
 });
 
-test('language from the browser, switching, digits', () => {
+test('language from the browser, switching, digits', async () => {
   assert.equal(pickLanguage(['bn-IN', 'en']), 'bn');
   assert.equal(pickLanguage(['fr', 'mr-IN']), 'mr');
   assert.equal(pickLanguage(['fr']), 'en');
   const store = new Map();
   const storage = { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, v) };
   assert.equal(initLanguage(storage, ['mr']), 'mr');
-  setLanguage('bn', storage);
+  await setLanguage('bn', storage);
   assert.equal(initLanguage(storage, ['en']), 'bn', 'the choice is remembered');
   assert.equal(t('nav.rules'), 'নিয়ম');
   assert.equal(num('12:05'), '১২:০৫');
   assert.equal(t('seat.points', { n: num(7) }), 'পয়েন্ট: ৭');
-  setLanguage('en', storage);
+  await setLanguage('en', storage);
   assert.equal(fill('{a} and {b}', { a: 1 }), '1 and {b}');
   assert.equal(t('no.such.key'), 'no.such.key');
 });
@@ -67,4 +67,8 @@ test('every error code the server sends has a message', () => {
     .map((m) => m[1].replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase()));
   assert.ok(codes.length > 20 && codes.includes('too_many_tables'), codes.join(' '));
   for (const c of codes) assert.ok(`err.${c}` in en, `no message for error code ${c}`);
+});
+
+test('the language menu names each language as its own file does', () => {
+  assert.deepEqual(LANG_NAMES, { en: en['lang.name'], bn: bn['lang.name'], mr: mr['lang.name'] });
 });

@@ -13,16 +13,16 @@ test('isolate wraps a name once in first-strong-isolate and pop-isolate', () => 
   assert.equal(isolate('\u202Eexe.gnp'), FSI + '\u202Eexe.gnp' + PDI);
 });
 
-test('every sentence with a {name} gets the name isolated, in every language', () => {
+test('every sentence with a {name} gets the name isolated, in every language', async () => {
   for (const lang of ['en', 'bn', 'mr']) {
-    setLanguage(lang);
+    await setLanguage(lang);
     const name = 'مرحبا\u202E';
     for (const key of ['say.sat', 'chal.incoming', 'table.their_turn', 'history.of', 'table.block_confirm']) {
       const s = t(key, { name, game: 'g', time: 't' });
       assert.ok(s.includes(FSI + name + PDI), `${lang} ${key}: ${JSON.stringify(s)}`);
     }
   }
-  setLanguage('en');
+  await setLanguage('en');
 });
 
 test('no page puts a raw name into an element: names go through nameNode or isolate', () => {

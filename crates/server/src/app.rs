@@ -13,7 +13,7 @@ use crate::site::{Alone, Site};
 use crate::ws;
 use crate::{headers, origin, proxy};
 use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -237,11 +237,12 @@ fn new_player(id: String) -> Player {
 async fn page(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
     headers: HeaderMap,
     jar: SignedCookieJar,
 ) -> Response {
     if jar.get(COOKIE).is_some() {
-        return assets::index();
+        return assets::index(uri.path(), &headers);
     }
     let cookie = Cookie::build((COOKIE, uuid::Uuid::new_v4().to_string()))
         .path("/")
@@ -251,11 +252,11 @@ async fn page(
         .secure(proxy::is_https(peer.ip(), &headers, &state.hub.config))
         .max_age(time::Duration::days(365))
         .build();
-    (jar.add(cookie), assets::index()).into_response()
+    (jar.add(cookie), assets::index(uri.path(), &headers)).into_response()
 }
 
-async fn asset(Path((hash, path)): Path<(String, String)>) -> Response {
-    assets::asset(&hash, &path)
+async fn asset(Path((hash, path)): Path<(String, String)>, headers: HeaderMap) -> Response {
+    assets::asset(&hash, &path, &headers)
 }
 
 async fn websocket(

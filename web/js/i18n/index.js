@@ -1,12 +1,18 @@
 // Language choice and lookup. The language comes from localStorage, else navigator.languages, else English;
-// `t(key, params)` fills {name} placeholders. Numbers in clocks and scores use the language's digits.
-import en from './en.js';
-import bn from './bn.js';
-import mr from './mr.js';
+// `t(key, params)` fills {name} placeholders. Numbers in clocks and scores use the language's digits. Only the
+// language in use is loaded (each file holds every string; a test keeps them complete).
 import { localDigits } from '../clock.js';
 
-export const LANGS = { en, bn, mr };
-export const LANG_CODES = Object.keys(LANGS);
+/** Each language by its own name, for the language menu. */
+export const LANG_NAMES = { en: 'English', bn: 'বাংলা', mr: 'मराठी' };
+export const LANG_CODES = Object.keys(LANG_NAMES);
+const tables = {};
+
+/** Load a language's strings (once); resolves when t() can use them. */
+export async function loadLanguage(code) {
+  if (!tables[code]) tables[code] = (await import(`./${code}.js`)).default;
+  return tables[code];
+}
 const STORE_KEY = 'parlor.lang';
 
 /** The best of our languages for a list of browser language tags ('bn-IN', 'mr', 'en-GB' ...). */
@@ -40,11 +46,12 @@ export function initLanguage(storage, navigatorLanguages) {
   return current;
 }
 
-/** Switch language and remember it. */
-export function setLanguage(code, storage) {
+/** Switch language and remember it; resolves once the page has been told (after the strings loaded). */
+export async function setLanguage(code, storage) {
   if (!LANG_CODES.includes(code)) return;
-  current = code;
   try { if (storage) storage.setItem(STORE_KEY, code); } catch { /* private mode: not remembered */ }
+  await loadLanguage(code);
+  current = code;
   for (const f of listeners) f(code);
 }
 
@@ -57,9 +64,9 @@ export function onLanguage(f) {
   return () => listeners.delete(f);
 }
 
-/** The string for a key in the current language (English if missing, the key itself as a last resort). */
+/** The string for a key in the current language (the key itself until the language has loaded). */
 export function t(key, params) {
-  const s = LANGS[current][key] ?? en[key];
+  const s = (tables[current] || {})[key];
   const p = params && 'name' in params ? { ...params, name: isolate(params.name) } : params;
   return s === undefined ? key : fill(s, p);
 }
