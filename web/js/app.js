@@ -42,6 +42,9 @@ export const app = {
   toast,
   confirm,
   rerender: () => {},
+  myTurn: false,
+  /** The table page says whether it is this player's move (the tab's title and icon show it). */
+  setMyTurn(on) { if (app.myTurn !== !!on) { app.myTurn = !!on; showAttention(); } },
 };
 
 function wsUrl() {
@@ -169,13 +172,14 @@ function onChallenge(msg) {
   if (msg.state === 'pending') app.challenges.set(msg.id, msg);
   else app.challenges.delete(msg.id);
   if (msg.state === 'accepted' && msg.table) {
-    toast(t('chal.accepted', { name: other.name }));
+    toast(t(mine ? 'chal.accepted' : 'chal.you_accepted', { name: other.name }));
     navigate('/table/' + msg.table);
   } else if (msg.state === 'declined' && mine) toast(t('chal.declined', { name: other.name }), 'error');
   else if (msg.state === 'cancelled' && !mine) toast(t('chal.cancelled', { name: other.name }));
   else if (msg.state === 'gone') toast(t('chal.gone', { name: other.name }));
   if (msg.state === 'pending' && !mine) { say(t('chal.incoming', { name: other.name, game: t('game.' + msg.spec.game), time: '' })); sound.play('turn'); }
   renderChallenges();
+  showAttention();
 }
 
 /** The challenges box is shown on every page (a challenge may come any time). */
@@ -231,8 +235,19 @@ function renderHeader() {
     h('a', { href: '/history', 'data-nav': 'history' }, t('nav.history')),
     h('a', { href: '/rules/chess', 'data-nav': 'rules' }, t('nav.rules')));
   document.documentElement.lang = language();
-  document.title = t('app.name');
+  showAttention();
   highlightNav();
+}
+
+/** The tab says when this player is wanted (their move, or a challenge waits), in its title and its icon, so a
+ * player in another tab sees it; the table page sets `app.myTurn`. */
+function showAttention() {
+  const challenged = app.me && [...app.challenges.values()].some((c) => c.state === 'pending' && c.from.id !== app.me.id);
+  const why = app.myTurn ? t('title.your_move') : challenged ? t('title.challenge') : null;
+  document.title = why ? `● ${why} · ${t('app.name')}` : t('app.name');
+  document.documentElement.dataset.attention = why ? (app.myTurn ? 'turn' : 'challenge') : '';
+  const icon = document.querySelector('link[rel="icon"]');
+  if (icon) icon.href = why ? 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d8473d"/></svg>') : 'data:,';
 }
 
 /** A speaker drawn in SVG (emoji fonts are not everywhere), crossed out when muted. */

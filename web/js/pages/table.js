@@ -148,6 +148,7 @@ export function mount(app, main, params) {
     renderShare();
     renderChat();
     moveInput.disabled = !isMyTurn(model);
+    app.setMyTurn(isMyTurn(model));
   }
 
   function emptyPosition(game) {
@@ -500,6 +501,7 @@ export function mount(app, main, params) {
       }
     },
     unmount() {
+      app.setMyTurn(false);
       clearInterval(ticker);
       delete window.__parlorTable;
       document.removeEventListener('keydown', onKey);

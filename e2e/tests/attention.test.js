@@ -1,0 +1,46 @@
+// A player in another tab sees when they are wanted: the tab's title (and icon) says "Your move" on their move and
+// "Challenge!" while a challenge waits for them; each side of an accepted challenge is told the right thing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HAVE_SERVER, setup, person, model, waitPath, waitSeated, waitTurn, uci } from '../lib/harness.js';
+
+const skip = !HAVE_SERVER && 'no parlor binary (build it or set PARLOR_BIN)';
+const wanted = (page, why) => page.waitForFunction((w) => document.documentElement.dataset.attention === w, why);
+
+test('the tab title says whose move it is and that a challenge waits; each side hears its own words', { skip, timeout: 120000 }, async () => {
+  const env = await setup();
+  try {
+    const a = await person(env, 'Hari');
+    const b = await person(env, 'Indira', { lang: 'bn' });
+    assert.equal(await b.page.title(), 'পার্লার');
+    await a.page.goto('/');
+    await a.page.locator('#players li', { hasText: 'Indira' }).locator('[data-action="challenge"]').click();
+    await a.page.click('[data-action="send-challenge"]');
+    await wanted(b.page, 'challenge');
+    assert.equal(await b.page.title(), '● চ্যালেঞ্জ! · পার্লার');
+    assert.equal(await a.page.title(), 'Parlor', 'the sender is not called');
+    assert.notEqual(await b.page.getAttribute('link[rel="icon"]', 'href'), 'data:,');
+
+    await b.page.click('[data-action="challenge-accept"]');
+    // Names are isolated (U+2068 ... U+2069) in every sentence.
+    await a.page.locator('.toast', { hasText: /^\u2068?Indira\u2069? accepted/ }).waitFor();
+    await b.page.locator('.toast', { hasText: /^আপনি \u2068?Hari\u2069?-এর চ্যালেঞ্জ নিয়েছেন/ }).waitFor();
+    await waitPath(a.page, '^/table/');
+    await waitPath(b.page, '^/table/');
+    await waitSeated(a.page);
+    await waitSeated(b.page);
+
+    const first = (await model(a.page)).you === 0 ? a : b;
+    const second = first === a ? b : a;
+    await waitTurn(first.page);
+    await wanted(first.page, 'turn');
+    await wanted(second.page, '');
+    assert.match(await first.page.title(), /^● (Your move|আপনার চাল) · /);
+    await uci(first.page, 'e2e4');
+    await wanted(second.page, 'turn');
+    await wanted(first.page, '');
+    assert.equal(await first.page.title(), first === a ? 'Parlor' : 'পার্লার');
+  } finally {
+    await env.close();
+  }
+});
