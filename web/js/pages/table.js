@@ -46,6 +46,7 @@ export function mount(app, main, params) {
   const chatList = h('ul', { class: 'chat-lines', id: 'chat-lines' });
   const chatInput = h('input', { id: 'chat-input', name: 'text', maxlength: 300, autocomplete: 'off' });
   const moveInput = h('input', { id: 'move-input', name: 'move', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false' });
+  const moveHint = h('span', { class: 'muted small', id: 'move-hint' });
   const share = h('div', { class: 'share card', id: 'share', hidden: true });
   const menu = h('div', { class: 'menu', id: 'player-menu', hidden: true, role: 'menu' });
   main.appendChild(page);
@@ -59,7 +60,7 @@ export function mount(app, main, params) {
       h('div', { class: 'area-seats' }, seatsBox, actions),
       h('form', { class: 'move-form row area-form', id: 'move-form', onsubmit: onTyped },
         h('label', { for: 'move-input' }, t('table.move_input')), moveInput,
-        h('span', { class: 'muted small' }, t('table.move_input_hint'))),
+        moveHint),
       h('div', { class: 'area-rest' }, share,
         h('section', { class: 'card' }, h('h2', {}, t('table.moves')), movesBox),
         h('section', { class: 'card chat' }, h('h2', {}, t('table.chat')), chatList,
@@ -149,6 +150,7 @@ export function mount(app, main, params) {
     renderChat();
     moveInput.disabled = !isMyTurn(model);
     app.setMyTurn(isMyTurn(model));
+    moveHint.textContent = t('table.move_input_hint_' + familyOf(game));
   }
 
   function emptyPosition(game) {
@@ -182,7 +184,7 @@ export function mount(app, main, params) {
       const person = s && s.player;
       const nameEl = person && (!app.me || person.id !== app.me.id)
         ? h('button', { type: 'button', class: 'link pname', 'data-player': person.id, 'aria-haspopup': 'menu', onclick: (e) => openMenu(person, e.currentTarget) }, nameNode(person.name))
-        : h('span', { class: 'pname' }, nameOf(i));
+        : h('span', { class: 'pname' }, s && (s.player || s.cpu) ? nameOf(i) : t('seat.open'));
       const turn = g && !g.outcome && g.turn === i;
       const row = h('div', { class: 'seat' + (turn ? ' turn' : '') + (out ? ' out' : ''), 'data-seat': i },
         icon,
