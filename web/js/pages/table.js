@@ -81,6 +81,7 @@ export function mount(app, main, params) {
   function onTyped(e) {
     e.preventDefault();
     if (!model || !model.game || !board) return;
+    if (!isMyTurn(model)) { app.say(t('err.not_your_turn')); return; }
     const text = moveInput.value;
     const found = matchTyped(model.spec.game, model.game.legal, parsePosition(model.spec.game, model.game.position).pieces, text);
     if (!found) { app.say(t('table.move_unknown', { text })); app.toast(t('table.move_unknown', { text }), 'error'); return; }
@@ -148,7 +149,10 @@ export function mount(app, main, params) {
     renderMoves();
     renderShare();
     renderChat();
-    moveInput.disabled = !isMyTurn(model);
+    // Read-only, never disabled, between turns: a disabled box drops the keyboard focus, and a player who types
+    // moves keeps the box focused for the next one.
+    moveInput.readOnly = !isMyTurn(model);
+    moveInput.setAttribute('aria-disabled', String(!isMyTurn(model)));
     app.setMyTurn(isMyTurn(model));
     moveHint.textContent = t('table.move_input_hint_' + familyOf(game));
   }
