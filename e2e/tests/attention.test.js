@@ -1,5 +1,6 @@
 // A player in another tab sees when they are wanted: the tab's title (and icon) says "Your move" on their move and
-// "Challenge!" while a challenge waits for them; each side of an accepted challenge is told the right thing.
+// "Challenge!" while a challenge waits for them (described in full, in the page's digits); each side of an
+// accepted challenge is told the right thing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAVE_SERVER, setup, person, model, waitPath, waitSeated, waitTurn, uci } from '../lib/harness.js';
@@ -18,6 +19,11 @@ test('the tab title says whose move it is and that a challenge waits; each side 
     await a.page.click('[data-action="send-challenge"]');
     await wanted(b.page, 'challenge');
     assert.equal(await b.page.title(), '● চ্যালেঞ্জ! · পার্লার');
+    // The challenge gives its whole clock (15 min each and 60 s a move) in Bengali digits.
+    const box = await b.page.locator('#challenges').innerText();
+    assert.match(box, /১৫/, box);
+    assert.match(box, /৬০/, box);
+    assert.doesNotMatch(box, /[0-9]/, box);
     assert.equal(await a.page.title(), 'Parlor', 'the sender is not called');
     assert.notEqual(await b.page.getAttribute('link[rel="icon"]', 'href'), 'data:,');
 

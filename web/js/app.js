@@ -206,10 +206,16 @@ export function renderChallenges() {
 
 /** A time control in words. */
 export function tcLabel(spec) {
-  const time = spec && spec.time;
-  if (!time) return spec && spec.game === 'chess4' ? t('tc.untimed') : t('tc.base', { m: 15, i: 0 });
+  // No clock in the spec means the game's default: 60 s a turn at four-player chess, else 15 min and 60 s a move.
+  const time = (spec && spec.time) || (spec && spec.game === 'chess4'
+    ? { base_ms: null, increment_ms: 0, per_move_ms: 60000 }
+    : { base_ms: 900000, increment_ms: 0, per_move_ms: 60000 });
   const parts = [];
-  if (time.base_ms !== null && time.base_ms !== undefined) parts.push(t('tc.base', { m: num(Math.round(time.base_ms / 6000) / 10), i: num(Math.round((time.increment_ms || 0) / 1000)) }));
+  if (time.base_ms !== null && time.base_ms !== undefined) {
+    const m = num(Math.round(time.base_ms / 6000) / 10);
+    const i = Math.round((time.increment_ms || 0) / 1000);
+    parts.push(i ? t('tc.base', { m, i: num(i) }) : t('tc.base_only', { m }));
+  }
   if (time.per_move_ms) parts.push(t('tc.move', { s: num(Math.round(time.per_move_ms / 1000)) }));
   return parts.length ? parts.join(' · ') : t('tc.untimed');
 }

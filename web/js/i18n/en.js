@@ -149,6 +149,7 @@ export default {
 
 'tc.default': 'Standard: 15 minutes each, 1 minute per move at most',
 'tc.none': 'No clock',
+'tc.base_only': '{m} min each',
 'tc.base': '{m} min + {i} s',
 'tc.move': '{s} s per move',
 'tc.untimed': 'no clock',
