@@ -324,4 +324,10 @@ pub struct LobbyTable {
     pub seats: Vec<SeatInfo>,
     /// Whether a game is being played.
     pub playing: bool,
+    /// Who made the table, while they sit there; else the first person seated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<PlayerInfo>,
+    /// When the table was made (ms since the Unix epoch).
+    #[serde(default)]
+    pub created_ms: i64,
 }

@@ -94,13 +94,24 @@ export function mount(app, main) {
     return t('seat.open');
   }
 
+  /** How long ago a table was made, in words of the page's language. */
+  function age(ms) {
+    const min = Math.max(0, Math.floor((Date.now() - (ms || Date.now())) / 60000));
+    if (min < 1) return t('lobby.age_now');
+    if (min < 60) return t('lobby.age_min', { n: num(min) });
+    return t('lobby.age_hour', { n: num(Math.floor(min / 60)) });
+  }
+
   function renderTables() {
     clear(tablesBox);
     if (!tables.size) { tablesBox.appendChild(h('p', { class: 'muted' }, t(loaded ? 'lobby.no_tables' : 'common.loading'))); return; }
-    for (const tb of tables.values()) {
+    // Newest first: a new table is the one most likely to want players.
+    const newest = [...tables.values()].sort((a, b) => (b.created_ms || 0) - (a.created_ms || 0));
+    for (const tb of newest) {
       const free = tb.seats.filter((s) => !s.player && !s.cpu).length;
       tablesBox.appendChild(h('div', { class: 'lobby-table', 'data-table': tb.id },
         h('div', { class: 'tgame' }, h('strong', {}, t('game.' + tb.game)), ' · ', tcLabel({ game: tb.game, time: tb.time }), ' · ', t(tb.rated ? 'lobby.rated' : 'lobby.casual')),
+        tb.host ? h('div', { class: 'muted small thost' }, t('lobby.host', { name: tb.host.name, age: age(tb.created_ms) })) : null,
         h('div', { class: 'tseats' }, tb.seats.map((s, i) => h('span', { class: 'tseat' + (s.player || s.cpu ? '' : ' free') }, (i ? ' · ' : '') , seatText(s)))),
         h('div', { class: 'row' },
           tb.playing ? h('span', { class: 'muted' }, t('lobby.playing')) : h('span', { class: 'muted' }, t('lobby.free_seats', { n: num(free) })),

@@ -70,6 +70,8 @@ pub struct Table {
     kind: GameKind,
     time: TimeControl,
     owner: String,
+    /// When the table was made (ms since the Unix epoch).
+    created_ms: i64,
     seats: Vec<SeatState>,
     next_first: u8,
     game: Option<Live>,
@@ -154,6 +156,7 @@ impl Table {
             kind,
             time,
             owner: creator.id,
+            created_ms: now_ms(),
             seats,
             next_first: 0,
             game: None,
@@ -206,6 +209,7 @@ impl Table {
             kind,
             time,
             owner: record.owner.clone(),
+            created_ms: record.created_ms,
             seats,
             next_first: settings.next_first,
             game: None,
@@ -287,7 +291,7 @@ impl Table {
             settings: self.settings_json(),
             status: table_status::OPEN.to_owned(),
             owner: self.owner.clone(),
-            created_ms: now,
+            created_ms: self.created_ms,
             updated_ms: now,
         }
     }
@@ -319,7 +323,30 @@ impl Table {
             rated: self.spec.rated,
             seats: self.seats.iter().map(SeatState::info).collect(),
             playing: self.game.as_ref().is_some_and(|g| !g.is_over()),
+            host: self.host(),
+            created_ms: self.created_ms,
         }
+    }
+
+    /// The table's creator while they sit here, else the first person seated.
+    fn host(&self) -> Option<PlayerInfo> {
+        let people = || self.seats.iter().filter(|s| s.occupant.player_id.is_some());
+        let seat = people()
+            .find(|s| s.occupant.player_id.as_deref() == Some(self.owner.as_str()))
+            .or_else(|| people().next())?;
+        seat.info().player
+    }
+
+    /// Whether a person is at the table: seated and connected, or away within their grace period. A table
+    /// without one is not listed in the lobby (nobody would play there).
+    fn has_someone(&self) -> bool {
+        let now = Instant::now();
+        let grace = self.ctx.config.grace;
+        self.seats.iter().any(|s| {
+            s.occupant.player_id.is_some()
+                && !s.occupant.took_over
+                && (s.away_since.is_none() || s.grace_ends(grace).is_some_and(|ends| now < ends))
+        })
     }
 
     /// Runs the table until it closes, another node takes it or the server shuts down; says which.
@@ -490,8 +517,13 @@ impl Table {
     }
 
     fn publish_lobby(&self) {
-        if !self.is_private() {
+        if self.is_private() {
+            return;
+        }
+        if self.has_someone() {
             self.ctx.lobby.update(self.lobby_entry());
+        } else {
+            self.ctx.lobby.remove(&self.id);
         }
     }
 }
