@@ -125,6 +125,8 @@ export default {
 'lobby.rated': 'রেটিং-এর খেলা',
 'lobby.casual': 'মজার খেলা',
 'lobby.quick': 'কম্পিউটারের সঙ্গে খেলুন',
+'lobby.quick_level': 'কম্পিউটার কতটা জোরালো খেলবে?',
+'lobby.quick_no_clock': 'ঘড়ি নেই: যত খুশি সময় নিয়ে ভাবুন।',
 'lobby.quick_chess': 'কম্পিউটারের সঙ্গে দাবা',
 'lobby.quick_draughts': 'কম্পিউটারের সঙ্গে চেকার্স',
 'lobby.quick_chess4': 'তিনটি কম্পিউটারের সঙ্গে চারজনের দাবা',

@@ -126,6 +126,8 @@ export default {
 'lobby.rated': 'rated',
 'lobby.casual': 'casual',
 'lobby.quick': 'Play the computer',
+'lobby.quick_level': 'How strong should the computer be?',
+'lobby.quick_no_clock': 'No clock: take all the time you need.',
 'lobby.quick_chess': 'Chess against the computer',
 'lobby.quick_draughts': 'Checkers against the computer',
 'lobby.quick_chess4': 'Four-player chess with three computers',

@@ -125,6 +125,8 @@ export default {
 'lobby.rated': 'रेटिंगचा डाव',
 'lobby.casual': 'मैत्रीचा डाव',
 'lobby.quick': 'संगणकाशी खेळा',
+'lobby.quick_level': 'संगणक किती ताकदीने खेळावा?',
+'lobby.quick_no_clock': 'घड्याळ नाही: हवा तितका वेळ घ्या.',
 'lobby.quick_chess': 'संगणकाशी बुद्धिबळ',
 'lobby.quick_draughts': 'संगणकाशी चेकर्स',
 'lobby.quick_chess4': 'तीन संगणकांसोबत चार खेळाडूंचे बुद्धिबळ',

@@ -24,13 +24,12 @@ const TIMES = {
   ],
 };
 
-/** The spec of a quick game against the computer. */
-export function quickSpec(game) {
-  const seats = game === 'chess4'
-    ? [{ kind: 'me' }, { kind: 'cpu', level: 'medium' }, { kind: 'cpu', level: 'medium' }, { kind: 'cpu', level: 'medium' }]
-    : [{ kind: 'me' }, { kind: 'cpu', level: 'medium' }];
-  // Against three computers nobody waits for the player: no turn clock to lose a seat to.
-  const time = game === 'chess4' ? { base_ms: null, increment_ms: 0, per_move_ms: null } : undefined;
+/** The spec of a quick game against the computer at `level`. No clock: nobody waits for the player, and a
+ * beginner must not lose a game by thinking. */
+export function quickSpec(game, level = 'easy') {
+  const cpus = game === 'chess4' ? 3 : 1;
+  const seats = [{ kind: 'me' }, ...Array.from({ length: cpus }, () => ({ kind: 'cpu', level }))];
+  const time = { base_ms: null, increment_ms: 0, per_move_ms: null };
   return { game, time, rated: false, private: false, seats };
 }
 
@@ -38,6 +37,8 @@ export function mount(app, main) {
   let players = [];
   let tables = new Map();
   let loaded = false; // until the first `lobby` message, say so rather than "nobody"
+  let quickLevel = 'easy'; // the computer's strength in a quick game, and the checkers variant
+  let quickVariant = 'english';
   let challengeTo = null; // a player being challenged: the form sends `challenge` instead of `create`
 
   const nameInput = h('input', { id: 'name', name: 'name', maxlength: 24, autocomplete: 'nickname', dir: 'auto', value: app.me ? app.me.name : '' });
@@ -57,8 +58,17 @@ export function mount(app, main) {
           h('button', { type: 'submit', 'data-action': 'save-name' }, t('lobby.name_save')))),
       h('section', { class: 'card quick' },
         h('h2', {}, t('lobby.quick')),
+        h('fieldset', { class: 'row wrap quick-level' }, h('legend', {}, t('lobby.quick_level')),
+          LEVELS.map((l) => h('label', { class: 'check' },
+            h('input', { type: 'radio', name: 'quick-level', value: l, checked: l === quickLevel, onchange: () => { quickLevel = l; } }),
+            t('level.' + l)))),
+        h('div', { class: 'row wrap' },
+          h('label', { for: 'quick-variant' }, t('game.variant')),
+          h('select', { id: 'quick-variant', onchange: (e) => { quickVariant = e.target.value; } },
+            VARIANTS.map((v) => h('option', { value: v, selected: v === quickVariant }, t('game.draughts/' + v))))),
         h('div', { class: 'row wrap' }, GAMES.map((g) => h('button', { type: 'button', class: 'primary', 'data-quick': g,
-          onclick: () => app.send({ t: 'create', spec: quickSpec(g === 'draughts' ? 'draughts/english' : g) }) }, t('lobby.quick_' + g)))),
+          onclick: () => app.send({ t: 'create', spec: quickSpec(g === 'draughts' ? 'draughts/' + quickVariant : g, quickLevel) }) }, t('lobby.quick_' + g)))),
+        h('p', { class: 'muted small' }, t('lobby.quick_no_clock')),
         h('form', { class: 'row', id: 'code-form', onsubmit: (e) => { e.preventDefault(); const c = e.target.code.value.trim(); if (c) app.navigate('/t/' + encodeURIComponent(c)); } },
           h('label', { for: 'code' }, t('lobby.code')),
           h('input', { id: 'code', name: 'code', placeholder: t('lobby.code_placeholder'), autocapitalize: 'characters', size: 8 }),
