@@ -152,6 +152,7 @@ export default {
 'create.submit': 'টেবিল খুলুন',
 'create.level': 'মান',
 
+'clock.this_move': 'এই চালে {time}',
 'tc.default': 'সাধারণ: প্রত্যেকের ১৫ মিনিট, এক চালে বড়জোর ১ মিনিট',
 'tc.none': 'ঘড়ি ছাড়া',
 'tc.base_only': 'প্রত্যেকের {m} মিনিট',

@@ -153,6 +153,7 @@ export default {
 'create.submit': 'Create table',
 'create.level': 'Level',
 
+'clock.this_move': 'this move {time}',
 'tc.default': 'Standard: 15 minutes each, 1 minute per move at most',
 'tc.none': 'No clock',
 'tc.base_only': '{m} min each',

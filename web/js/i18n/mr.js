@@ -152,6 +152,7 @@ export default {
 'create.submit': 'टेबल मांडा',
 'create.level': 'पातळी',
 
+'clock.this_move': 'या चालीला {time}',
 'tc.default': 'नेहमीचे: प्रत्येकी १५ मिनिटे, एका चालीला जास्तीत जास्त १ मिनिट',
 'tc.none': 'घड्याळ नाही',
 'tc.base_only': 'प्रत्येकी {m} मिनिटे',

@@ -8,7 +8,7 @@ import { ARMIES, parsePosition } from '../board/position.js';
 import { imageUrl } from '../board/image-url.js';
 import { matchTyped } from '../board/state.js';
 import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour } from '../table-model.js';
-import { effectiveNow, formatClock, isLow } from '../clock.js';
+import { remainingNow, moveLeftNow, formatClock, isLow } from '../clock.js';
 import * as sound from '../sound.js';
 import { tcLabel } from '../app.js';
 
@@ -200,7 +200,7 @@ export function mount(app, main, params) {
           h('div', { class: 'muted small' }, colourLabel(i),
             fam === 'chess4' && g ? h('span', { class: 'points', 'data-points': (g.points || [])[i] || 0 }, ' · ', t('seat.points', { n: num((g.points || [])[i] || 0) })) : null,
             turn ? h('span', {}, ' · ', t('seat.turn')) : null)),
-        h('div', { class: 'clock', 'data-clock': i }));
+        h('div', { class: 'clock', 'data-clock': i }, h('span', { class: 'clock-total' }), h('span', { class: 'clock-move' })));
       if (!s || (!s.player && !s.cpu)) {
         const seated = model.you !== null && model.you !== undefined;
         if ((!g || g.outcome) && !seated) row.appendChild(h('button', { type: 'button', class: 'primary', 'data-action': 'sit', 'data-seat': i, onclick: () => sit(i) }, t('seat.sit')));
@@ -210,6 +210,8 @@ export function mount(app, main, params) {
     tick();
   }
 
+  // Each clock shows the seat's whole time; while a seat with a per-move limit thinks, the time left for this move
+  // shows under it. Under 10 s for the move (or low overall) the clock turns red, and for the player it sounds.
   function tick() {
     if (!model || !model.game) return;
     const g = model.game;
@@ -217,13 +219,18 @@ export function mount(app, main, params) {
     const base = model.spec.time ? model.spec.time.base_ms : null;
     for (const el of seatsBox.querySelectorAll('[data-clock]')) {
       const i = Number(el.getAttribute('data-clock'));
-      const ms = g.clocks && !g.outcome ? effectiveNow(g.clocks, i, g.clocksAt, now) : (g.clocks ? effectiveNow({ ...g.clocks, running: null }, i, 0, 0) : null);
-      const text = ms === null ? '' : num(formatClock(ms));
-      if (el.textContent !== text) el.textContent = text;
-      const running = g.clocks && g.clocks.running === i && !g.outcome;
-      const low = running && isLow(ms, base);
-      el.classList.toggle('running', !!running);
-      el.classList.toggle('low', !!low);
+      const running = !!(g.clocks && g.clocks.running === i && !g.outcome);
+      const total = g.clocks ? remainingNow(g.clocks, i, g.clocksAt, running ? now : g.clocksAt) : null;
+      const move = running ? moveLeftNow(g.clocks, g.clocksAt, now) : null;
+      const main = total !== null ? total : move;
+      const sub = total !== null && move !== null ? t('clock.this_move', { time: num(formatClock(move)) }) : '';
+      const [totalEl, moveEl] = el.children;
+      const text = main === null ? '' : num(formatClock(main));
+      if (totalEl.textContent !== text) totalEl.textContent = text;
+      if (moveEl.textContent !== sub) moveEl.textContent = sub;
+      const low = running && ((move !== null && move < 10000) || isLow(total, base));
+      el.classList.toggle('running', running);
+      el.classList.toggle('low', low);
       if (low && i === model.you && !lowWarned) { lowWarned = true; sound.play('low'); }
     }
   }
