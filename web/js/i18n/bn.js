@@ -181,6 +181,7 @@ export default {
 'table.waiting': 'খেলোয়াড়দের অপেক্ষা…',
 'table.cpu_playing': 'আপনার সময় শেষ হয়ে গিয়েছিল বা আপনি দূরে ছিলেন, তাই কম্পিউটার আপনার হয়ে খেলছে।',
 'table.cpu_playing_stop': 'আমি নিজেই খেলব',
+'table.sending': 'আপনার চাল পাঠানো হচ্ছে…',
 'table.your_turn': 'আপনার পালা',
 'table.their_turn': '{name}-এর পালা',
 'table.moves': 'চাল',

@@ -182,6 +182,7 @@ export default {
 'table.waiting': 'Waiting for players…',
 'table.cpu_playing': 'The computer is playing for you, because your time ran out or you were away.',
 'table.cpu_playing_stop': 'I will play myself',
+'table.sending': 'Sending your move…',
 'table.your_turn': 'Your turn',
 'table.their_turn': '{name} to move',
 'table.moves': 'Moves',

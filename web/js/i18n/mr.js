@@ -181,6 +181,7 @@ export default {
 'table.waiting': 'खेळाडूंची वाट पाहत आहोत…',
 'table.cpu_playing': 'तुमची वेळ संपली किंवा तुम्ही दूर होता, म्हणून संगणक तुमच्या वतीने खेळत आहे.',
 'table.cpu_playing_stop': 'मी स्वतः खेळणार',
+'table.sending': 'तुमची चाल पाठवत आहे…',
 'table.your_turn': 'तुमची पाळी',
 'table.their_turn': '{name} यांची पाळी',
 'table.moves': 'चाली',

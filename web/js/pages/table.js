@@ -31,6 +31,8 @@ export function mount(app, main, params) {
   let lastSit = null;
   let wantSit = new URLSearchParams(location.search).get('sit') === '1';
   let lowWarned = false;
+  let sending = null; // {ack, ply}: our move, sent and not yet acknowledged
+  const canMove = () => isMyTurn(model) && !sending;
   let ticker = null;
   let wasAwayNotice = false;
   let menuFor = null;
@@ -99,8 +101,9 @@ export function mount(app, main, params) {
   }
 
   function play(wire) {
-    if (!model || !isMyTurn(model)) return;
-    app.conn.move(model.id, plyOf(model), wire);
+    if (!model || !canMove()) return;
+    sending = { ply: plyOf(model), ack: app.conn.move(model.id, plyOf(model), wire) };
+    render();
   }
 
   function sit(seat, confirm = false) {
@@ -125,6 +128,7 @@ export function mount(app, main, params) {
 
   function render(animate = false) {
     if (!model) return;
+    if (sending && (!model.game || model.game.outcome || plyOf(model) > sending.ply)) sending = null;
     const game = model.spec.game;
     if (!board || board.opts.game !== game) {
       if (board) board.destroy();
@@ -134,11 +138,11 @@ export function mount(app, main, params) {
     board.set({
       quarterTurns: quarterTurns(game, colourOf(model, model.you)),
       position: g ? g.position : emptyPosition(game),
-      legal: g && isMyTurn(model) ? g.legal : [],
+      legal: g && canMove() ? g.legal : [],
       last: g ? g.last : null,
       check: g ? g.check : [],
       showLegal: model.spec.rules ? model.spec.rules.show_legal !== false : true,
-      interactive: isMyTurn(model),
+      interactive: canMove(),
       eliminated: g ? byColour(model, g.eliminated) : [],
       animate,
     });
@@ -151,8 +155,8 @@ export function mount(app, main, params) {
     renderChat();
     // Read-only, never disabled, between turns: a disabled box drops the keyboard focus, and a player who types
     // moves keeps the box focused for the next one.
-    moveInput.readOnly = !isMyTurn(model);
-    moveInput.setAttribute('aria-disabled', String(!isMyTurn(model)));
+    moveInput.readOnly = !canMove();
+    moveInput.setAttribute('aria-disabled', String(!canMove()));
     app.setMyTurn(isMyTurn(model));
     moveHint.textContent = t('table.move_input_hint_' + familyOf(game));
   }
@@ -262,7 +266,8 @@ export function mount(app, main, params) {
       status.appendChild(h('p', { class: 'notice', id: 'cpu-playing' }, t('table.cpu_playing'), ' ',
         button('take-back-seat', t('table.cpu_playing_stop'), () => open(model.version), true)));
     }
-    if (isMyTurn(model)) status.appendChild(h('p', { class: 'your-turn', id: 'your-turn' }, t('table.your_turn')));
+    if (sending && isMyTurn(model)) status.appendChild(h('p', { class: 'sending', id: 'sending', role: 'status' }, t('table.sending')));
+    else if (isMyTurn(model)) status.appendChild(h('p', { class: 'your-turn', id: 'your-turn' }, t('table.your_turn')));
     else if (g.turn !== null && g.turn !== undefined) status.appendChild(h('p', {}, t('table.their_turn', { name: nameOf(g.turn) })));
     if (g.draw_offer !== null && g.draw_offer !== undefined) {
       status.appendChild(h('p', { class: 'draw-offer', id: 'draw-offer' }, g.draw_offer === model.you ? t('table.draw_offered_you') : t('table.draw_offered', { name: nameOf(g.draw_offer) })));
@@ -476,6 +481,8 @@ export function mount(app, main, params) {
     },
     relabel() { layout(); if (model) { if (board) { board.destroy(); board = null; } render(false); } },
     onMessage(msg) {
+      // Our move is through (acknowledged, refused, or the game moved past it): the board is ours again.
+      if (sending && ((msg.t === 'ack' || msg.t === 'error') && msg.ack === sending.ack)) { sending = null; if (model) render(); }
       if (msg.t === 'table' && msg.state && (!tableId || msg.state.id === tableId || (params.code && msg.state.code === params.code))) {
         onFullState(msg.state);
         return;
