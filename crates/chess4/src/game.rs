@@ -32,7 +32,7 @@ impl Default for Options {
 
 /// Points each live player gets when the game is drawn by repetition or by the fifty-move rule.
 pub const DRAW_POINTS: i32 = 10;
-/// Plies without capture or pawn move, per live player, that end the game (fifty moves each).
+/// Moves without a capture or pawn move that each player still in must have made for the game to end drawn.
 pub const FIFTY_MOVES: u32 = 50;
 
 /// A move in wire notation, before it is matched against the position.
@@ -95,6 +95,9 @@ pub struct Game {
     /// When each seat went out (a counter; seats out on the same move share it). `None` while live.
     out_at: [Option<u32>; 4],
     out_count: u32,
+    /// Each seat's own moves since the last capture or pawn move: the fifty-move rule wants fifty from every
+    /// player still in.
+    quiet: [u32; 4],
 }
 
 impl Game {
@@ -131,6 +134,7 @@ impl Game {
             outcome: Outcome::Running,
             out_at: [None; 4],
             out_count: 0,
+            quiet: [0; 4],
         };
         for s in 0..4 {
             if game.pos.dead & (1 << s) != 0 {
@@ -138,6 +142,7 @@ impl Game {
             }
         }
         game.out_count = 1;
+        game.quiet = quiet_from_clock(&game.pos);
         game.repetitions.record(game.pos.repetition_key(), true);
         game.conclude(false, None);
         game
@@ -217,6 +222,11 @@ impl Game {
         let pawn = self.pos.piece_at(m.from).map(|p| p.role) == Some(Role::Pawn);
         let (dead, castling) = (self.pos.dead, self.pos.castling);
         self.pos.play_unchecked(m);
+        if self.pos.halfmove == 0 {
+            self.quiet = [0; 4];
+        } else {
+            self.quiet[seat.index()] += 1;
+        }
         let eliminated = self.pos.dead != dead;
         let mut display = wire.clone();
         if eliminated {
@@ -260,7 +270,10 @@ impl Game {
             })
         } else if threefold {
             Some(EndReason::Threefold)
-        } else if self.pos.halfmove >= FIFTY_MOVES * self.pos.live_count() {
+        } else if event.is_none()
+            && (0..4).all(|u| self.pos.dead & (1 << u) != 0 || self.quiet[u] >= FIFTY_MOVES)
+        {
+            // Only a move makes the fifty: a resignation or timeout is recorded as what it is.
             Some(EndReason::FiftyMove)
         } else if self
             .options
@@ -531,6 +544,30 @@ impl Rules for Game {
     }
 }
 
+/// Each seat's quiet moves as a FEN4's one halfmove clock implies: the clock's plies shared out among the seats
+/// still in, in turn order, the last ones by the seats just before the one to move.
+fn quiet_from_clock(pos: &Position) -> [u32; 4] {
+    let live: Vec<usize> = (0..4).filter(|u| pos.dead & (1 << u) == 0).collect();
+    let mut quiet = [0; 4];
+    let Some(n) = u32::try_from(live.len()).ok().filter(|&n| n > 0) else {
+        return quiet;
+    };
+    let (full, rest) = (pos.halfmove / n, pos.halfmove % n);
+    for &u in &live {
+        quiet[u] = full;
+    }
+    // The `rest` seats before the one to move (going back round the table) made one more.
+    let mut u = pos.turn;
+    for _ in 0..rest {
+        u = (1..=4)
+            .map(|i| (u + 4 - i) % 4)
+            .find(|v| pos.dead & (1 << v) == 0)
+            .unwrap_or(u);
+        quiet[u] += 1;
+    }
+    quiet
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,5 +633,48 @@ mod tests {
         let again = Game::from_fen4(&game.position_text(), None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(again.points(), game.points());
         assert_eq!(again.position_text(), game.position_text());
+    }
+
+    /// From the review of the rules: 149 quiet plies with four players is about 37 moves each, so a quiet mate
+    /// that takes one player out must not end the game as a fifty-move draw.
+    #[test]
+    fn the_fifty_move_rule_wants_fifty_moves_from_each_player_still_in() {
+        let text = "R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-149-7,yK,6/6,yP,yP,yP,5/14/14/14/14/13,gK/bK,13/14/3,rR,10/14/14/14/7,rK,6";
+        let mut game = Game::from_fen4(text, None).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(game.outcome(), Outcome::Running));
+        game.play("Rd5-d14").unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            !matches!(
+                game.outcome(),
+                Outcome::Decided(Decision {
+                    reason: EndReason::FiftyMove,
+                    ..
+                })
+            ),
+            "{:?}",
+            game.outcome()
+        );
+    }
+
+    #[test]
+    fn a_quiet_clock_is_shared_out_among_the_players_still_in() {
+        let mut pos = Position::start();
+        pos.halfmove = 7;
+        pos.turn = 2;
+        // Seven plies before Yellow's turn, going back: Blue, Red, Green, Yellow, Blue, Red, Green: two each but Yellow.
+        assert_eq!(quiet_from_clock(&pos), [2, 2, 1, 2]);
+        pos.dead = 1 << 3;
+        // Green out: six plies before Yellow among Red, Blue, Yellow: 2 each, and one more for Blue.
+        assert_eq!(quiet_from_clock(&pos), [2, 3, 2, 0]);
+    }
+
+    /// From the review of the rules: Black's king is already in Red's check; the rook's move checks Yellow's
+    /// king only, so it puts one king in check and earns no double-check bonus.
+    #[test]
+    fn a_check_bonus_counts_only_the_kings_the_move_puts_in_check() {
+        let text = "R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-6,yK,7/14/14/14/14/1,bK,1,rR,10/13,gK/14/14/9,rR,4/14/14/14/7,rK,6";
+        let mut game = Game::from_fen4(text, None).unwrap_or_else(|e| panic!("{e}"));
+        game.play("Rj5-j14").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.points()[Seat::First], 0, "{}", game.position_text());
     }
 }

@@ -414,12 +414,16 @@ impl Position {
 
     /// The live opponents' kings that pieces of `seat` attack now.
     pub fn kings_attacked_by(&self, seat: Seat) -> Vec<Seat> {
-        let s = seat.index();
+        let mask = self.kings_checked_by(seat.index());
+        (0..4).filter(|&u| mask & (1 << u) != 0).map(self::seat).collect()
+    }
+
+    /// The live opponents' kings that pieces of seat `s` attack now, bit per seat.
+    fn kings_checked_by(&self, s: usize) -> u32 {
         (0..4)
             .filter(|&u| u != s && self.dead & (1 << u) == 0)
             .filter(|&u| attacked(&self.board, self.kings[u], 1 << s, NONE))
-            .map(self::seat)
-            .collect()
+            .fold(0, |mask, u| mask | (1 << u))
     }
 
     /// The legal moves of the side to move (none once the game is over).
@@ -690,6 +694,8 @@ impl Position {
     /// corrupt the position.
     pub fn play_unchecked(&mut self, m: Move) {
         let s = self.turn;
+        // Kings the mover already attacks: a check bonus counts only the kings a move puts in check.
+        let checking_before = if self.teams { 0 } else { self.kings_checked_by(s) };
         let from = m.from.index();
         let to = m.to.index();
         let piece = self.board[from];
@@ -794,7 +800,7 @@ impl Position {
                     continue;
                 }
                 let kinds = attack_kinds(&self.board, self.kings[u], 1 << s);
-                if kinds != 0 {
+                if kinds != 0 && checking_before & (1 << u) == 0 {
                     checked += 1;
                     only_queens &= kinds & !QUEENS == 0;
                 }

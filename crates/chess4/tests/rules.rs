@@ -123,10 +123,12 @@ fn checking_one_king_scores_nothing() {
     assert_eq!(points(&g), [0, 0, 0, 0]);
 }
 
-/// Blue king d9, Green king k9, Yellow king g13: a piece reaching g9 sees d9 and k9 along rank 9 and g13 up the
-/// file.
+/// Blue king d9, Green king k9, Yellow king g13 (or j13, off the file): a piece reaching g9 sees d9 and k9 along
+/// rank 9 and g13 up the file. The rook comes from g5 (it already sees up the file, so only the rank is new); the
+/// queen comes from h8, from where it sees none of them.
 fn multi_check(mover: &'static str, yellow_on_file: bool) -> Game {
     let yellow = if yellow_on_file { "g13" } else { "j13" };
+    let from = if mover == "rQ" { "h8" } else { "g5" };
     game(
         'R',
         LIVE,
@@ -137,7 +139,7 @@ fn multi_check(mover: &'static str, yellow_on_file: bool) -> Game {
             ("d9", "bK"),
             (yellow, "yK"),
             ("k9", "gK"),
-            ("g5", mover),
+            (from, mover),
         ],
     )
 }
@@ -152,13 +154,27 @@ fn double_check_scores_5() {
 #[test]
 fn double_check_by_a_queen_scores_1() {
     let mut g = multi_check("rQ", false);
-    play(&mut g, &["Qg5-g9"]);
+    play(&mut g, &["Qh8-g9"]);
     assert_eq!(points(&g), [1, 0, 0, 0]);
 }
 
+/// A rook leaving g5 for g9 checks d9 and k9 along rank 9 and opens the bishop's diagonal e3-j8 to a third king.
 #[test]
 fn triple_check_scores_20() {
-    let mut g = multi_check("rR", true);
+    let mut g = game(
+        'R',
+        LIVE,
+        [0; 4],
+        0,
+        &[
+            ("h1", "rK"),
+            ("d9", "bK"),
+            ("k9", "yK"),
+            ("j8", "gK"),
+            ("g5", "rR"),
+            ("e3", "rB"),
+        ],
+    );
     play(&mut g, &["Rg5-g9"]);
     assert_eq!(points(&g), [20, 0, 0, 0]);
     assert_eq!(g.history()[0].display, "Rg5-g9+++");
@@ -167,7 +183,16 @@ fn triple_check_scores_20() {
 #[test]
 fn triple_check_by_a_queen_scores_5() {
     let mut g = multi_check("rQ", true);
-    play(&mut g, &["Qg5-g9"]);
+    play(&mut g, &["Qh8-g9"]);
+    assert_eq!(points(&g), [5, 0, 0, 0]);
+}
+
+/// A king the mover already attacks is not put in check by the move: the rook on g5 sees g13 before and after
+/// Rg5-g9, so only d9 and k9 are new, a double check.
+#[test]
+fn a_king_already_in_check_from_the_mover_does_not_count_again() {
+    let mut g = multi_check("rR", true);
+    play(&mut g, &["Rg5-g9"]);
     assert_eq!(points(&g), [5, 0, 0, 0]);
 }
 
