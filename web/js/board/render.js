@@ -39,7 +39,7 @@ export class Board {
     this.svg = s('svg', { class: 'board', viewBox: `${-this.margin} 0 ${size + this.margin} ${size + this.margin}`, role: 'group',
       'aria-label': t('table.board'), 'data-game': opts.game, 'data-size': n });
     this.layers = {};
-    for (const name of ['squares', 'marks', 'labels', 'pieces', 'dests', 'drag']) {
+    for (const name of ['squares', 'marks', 'labels', 'pieces', 'nums', 'dests', 'drag']) {
       this.layers[name] = s('g', { class: 'layer-' + name });
       this.svg.appendChild(this.layers[name]);
     }
@@ -99,6 +99,9 @@ export class Board {
   drawSquares() {
     const g = clear(this.layers.squares);
     const labels = clear(this.layers.labels);
+    // Draughts square numbers sit above the pieces (a man never hides its square's number), outlined to be read
+    // on any square or piece.
+    const nums = clear(this.layers.nums);
     const n = this.board.size;
     for (const [f, r] of squares(this.board)) {
       const [x, y] = this.xy(f, r);
@@ -106,7 +109,7 @@ export class Board {
       const rect = s('rect', { x, y, width: SQ, height: SQ, class: isDark(f, r) ? 'sq dark' : 'sq light', 'data-square': name, role: 'img' });
       g.appendChild(rect);
       if (this.board.family === 'draughts') {
-        labels.appendChild(s('text', { x: x + 6, y: y + 24, class: 'num' }, String(pdnNumber(this.board, f, r))));
+        nums.appendChild(s('text', { x: x + 4, y: y + 20, class: 'num' }, String(pdnNumber(this.board, f, r))));
       }
     }
     if (this.board.family === 'draughts') {

@@ -44,7 +44,8 @@ export function mount(app, main, params) {
   const seatsBox = h('div', { class: 'seats', id: 'seats' });
   const status = h('div', { class: 'game-status', id: 'game-status', 'aria-live': 'off' });
   const actions = h('div', { class: 'actions row wrap', id: 'actions' });
-  const movesBox = h('ol', { class: 'moves', id: 'moves' });
+  // Focusable, so a keyboard can scroll a long move list.
+  const movesBox = h('ol', { class: 'moves', id: 'moves', tabindex: 0 });
   const chatList = h('ul', { class: 'chat-lines', id: 'chat-lines' });
   const chatInput = h('input', { id: 'chat-input', name: 'text', maxlength: 300, autocomplete: 'off' });
   const moveInput = h('input', { id: 'move-input', name: 'move', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false' });
