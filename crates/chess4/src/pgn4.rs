@@ -4,6 +4,7 @@
 use crate::fen4::Fen4Error;
 use crate::game::{Game, Options, is_wire};
 use crate::piece::seat_name;
+use parlor_game::tags::{split_tags, tag_value};
 use parlor_game::{EventError, GameEvent, MoveError, Rules, Seat};
 
 /// A PGN4 game that could not be read.
@@ -73,37 +74,9 @@ impl Pgn4Game {
     }
 }
 
-fn tag_value<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-}
-
-/// `[Name "value"]` with `\"` and `\\` escapes; `None` for anything else.
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (name, rest) = inner.split_once(char::is_whitespace)?;
-    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::new();
-    let mut chars = rest.chars();
-    while let Some(c) = chars.next() {
-        value.push(if c == '\\' { chars.next()? } else { c });
-    }
-    Some((name.to_owned(), value))
-}
-
-/// Splits a text into its tag pairs (the `[...]` lines before the movetext) and its movetext.
+/// Splits a text into its tag pairs and its movetext.
 fn split(text: &str) -> Result<(Vec<(String, String)>, String), Pgn4Error> {
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') && movetext.trim().is_empty() {
-            tags.push(parse_tag(trimmed).ok_or(Pgn4Error::Tag { line: i + 1 })?);
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    Ok((tags, movetext))
+    split_tags(text).map_err(|line| Pgn4Error::Tag { line })
 }
 
 /// A piece of movetext.

@@ -4,6 +4,7 @@
 use crate::fen::FenError;
 use crate::game::{Game, Options, game_type};
 use crate::notation::PdnMove;
+use parlor_game::tags::{split_tags, tag_value};
 use parlor_game::{DraughtsVariant, GameEvent, MoveError, Outcome, Rules, Seat};
 
 /// The variant a `GameType` tag names: its first field is the FMJD game number; the details are not checked.
@@ -127,37 +128,9 @@ impl PdnGame {
     }
 }
 
-fn tag_value<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-}
-
-/// `[Name "value"]` with `\"` and `\\` escapes; `None` for anything else.
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (name, rest) = inner.split_once(char::is_whitespace)?;
-    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::new();
-    let mut chars = rest.chars();
-    while let Some(c) = chars.next() {
-        value.push(if c == '\\' { chars.next()? } else { c });
-    }
-    Some((name.to_owned(), value))
-}
-
-/// Splits a text into its tag pairs (the `[...]` lines before the movetext) and its movetext.
+/// Splits a text into its tag pairs and its movetext.
 fn split(text: &str) -> Result<(Vec<(String, String)>, String), PdnError> {
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') && movetext.trim().is_empty() {
-            tags.push(parse_tag(trimmed).ok_or(PdnError::Tag { line: i + 1 })?);
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    Ok((tags, movetext))
+    split_tags(text).map_err(|line| PdnError::Tag { line })
 }
 
 /// The words of movetext: comments `{...}`, `;` line comments, variations `(...)`, NAGs `$n` and move numbers
@@ -356,16 +329,5 @@ mod tests {
         assert_eq!(words("1. 11-15 {open"), Err(PdnError::Unclosed));
         assert_eq!(words("1. 11-15 (23-19"), Err(PdnError::Unclosed));
         assert_eq!(words("12... .. 1-0"), Ok(vec!["1-0".to_owned()]));
-    }
-
-    #[test]
-    fn tags_unescape_and_refuse_bad_lines() {
-        assert_eq!(
-            parse_tag(r#"[White "A \"B\" \\ C"]"#),
-            Some(("White".into(), r#"A "B" \ C"#.into()))
-        );
-        for bad in ["[White]", "[White A]", r#"[White "A"#, r#"[White "A\"]"#] {
-            assert_eq!(parse_tag(bad), None, "{bad}");
-        }
     }
 }

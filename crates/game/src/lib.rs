@@ -21,6 +21,7 @@ pub mod outcome;
 pub mod perft;
 pub mod rules;
 pub mod seat;
+pub mod tags;
 pub mod view;
 
 pub use error::{EventError, MoveError, MoveErrorKind};
