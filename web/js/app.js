@@ -100,7 +100,14 @@ async function route() {
   for (const [re, name, params] of ROUTES) {
     const m = re.exec(path);
     if (!m) continue;
-    const mod = await PAGES[name]();
+    let mod;
+    try {
+      mod = await PAGES[name]();
+    } catch {
+      // The page's script did not load (connection lost): say so; the next navigation tries again.
+      if (seq === routing) clear(app.main).appendChild(h('p', { class: 'notice' }, t('err.unknown')));
+      return;
+    }
     if (seq !== routing) return; // the player went on meanwhile
     app.page = mod.mount(app, clear(app.main), params(m)) || null;
     highlightNav();
