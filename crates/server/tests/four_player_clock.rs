@@ -121,3 +121,34 @@ async fn a_player_whose_seat_a_cpu_took_for_time_takes_it_back_by_opening_the_ta
     assert_eq!(answer["t"], "ack", "{answer}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn computers_at_a_four_player_table_with_a_person_move_at_a_pace_one_can_follow() {
+    let server = Server::start().await;
+    let mut a = server.client().await;
+    let spec = json!({
+        "game": "chess4",
+        "time": {"base_ms": null, "increment_ms": 0, "per_move_ms": null},
+        "seats": cpus(),
+    });
+    let (table, _, state) = a.create(spec).await;
+    let wire = state["state"]["game"]["legal"][0]["wire"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(a.play(&table, 0, &wire).await["t"], "ack");
+    let mut last = std::time::Instant::now();
+    for ply in 2..=4u64 {
+        a.until("a computer's move", move |v| {
+            v["t"] == "event" && v["event"]["e"] == "moved" && v["event"]["ply"] == ply
+        })
+        .await;
+        let gap = last.elapsed();
+        assert!(
+            gap >= std::time::Duration::from_millis(600),
+            "move {ply} came {gap:?} after the one before"
+        );
+        last = std::time::Instant::now();
+    }
+    server.stop().await;
+}

@@ -5,7 +5,7 @@ use super::{SeatState, Table};
 use crate::cpu;
 use crate::record::EventKind;
 use crate::table::Cmd;
-use parlor_game::GameEvent;
+use parlor_game::{GameEvent, GameKind};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -15,6 +15,9 @@ use tokio::time::Instant;
 const IDLE_CLOSE: Duration = Duration::from_secs(30);
 /// How soon a timed action that could not be stored is tried again.
 const TIMER_RETRY: Duration = Duration::from_millis(250);
+
+/// The least time a computer takes over a move at a four-player table where a person plays.
+pub const CPU_PACE: Duration = Duration::from_millis(700);
 
 impl Table {
     pub(super) fn next_deadline(&self) -> Option<Instant> {
@@ -192,8 +195,32 @@ impl Table {
         };
         let game_id = live.id.clone();
         let me = self.me.clone();
-        tokio::task::spawn_blocking(move || {
-            let wire = cpu::choose(&request);
+        // At a four-player table with a person, the computers move at a pace one can follow (a short clock
+        // shortens it): three replies within milliseconds would show only the last of them.
+        let person_seated = self
+            .seats
+            .iter()
+            .any(|s| s.occupant.player_id.is_some() && !s.occupant.took_over);
+        let pace = if self.kind == GameKind::Chess4 && person_seated {
+            // A short clock shortens the pace: a tenth of the move's time left, or of a thirtieth of the seat's.
+            let snapshot = live.clock.snapshot(Instant::now());
+            let left = snapshot.as_ref().and_then(|s| {
+                let total = s.remaining_ms.get(turn).copied().flatten().map(|ms| ms / 30);
+                match (total, s.move_left_ms) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
+            });
+            left.map_or(CPU_PACE, |ms| CPU_PACE.min(Duration::from_millis(ms / 10)))
+        } else {
+            Duration::ZERO
+        };
+        let not_before = Instant::now() + pace;
+        tokio::spawn(async move {
+            let Ok(wire) = tokio::task::spawn_blocking(move || cpu::choose(&request)).await else {
+                return;
+            };
+            tokio::time::sleep_until(not_before).await;
             if let Some(tx) = me.upgrade() {
                 let _ = tx.try_send(Cmd::CpuMoved { game_id, ply, wire });
             }
