@@ -3,9 +3,11 @@
 
 use crate::pgn;
 use crate::position::{FenError, Position, color_of, coord, seat_of, uci};
+use parlor_game::rules::rewind;
 use parlor_game::{
     AnyGame, BySeat, Coord, Decision, EndReason, EventError, ExportInfo, GameEvent, GameKind, MoveError,
-    MoveErrorKind, MoveView, Outcome, Played, Position as _, Repetitions, Rules, Seat,
+    MoveErrorKind, MoveView, Outcome, Played, Position as _, Repetitions, Rules, Seat, Snapshot,
+    SnapshotError,
 };
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -302,4 +304,37 @@ impl Rules for Game {
     fn clone_box(&self) -> AnyGame {
         Box::new(self.clone())
     }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot::new(Before {
+            pos: self.pos.clone(),
+            history: self.history.len(),
+            moves: self.moves.len(),
+            reps: self.reps.clone(),
+            outcome: self.outcome,
+        })
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) -> Result<(), SnapshotError> {
+        let before: Before = snapshot.take()?;
+        if self.history.len() < before.history || self.moves.len() < before.moves {
+            return Err(SnapshotError);
+        }
+        rewind(&mut self.history, before.history)?;
+        rewind(&mut self.moves, before.moves)?;
+        self.pos = before.pos;
+        self.reps = before.reps;
+        self.outcome = before.outcome;
+        Ok(())
+    }
+}
+
+/// What a move or event can change, for [`Rules::snapshot`]: every field but the start (fixed) and the move
+/// lists (which only grow, kept as lengths).
+struct Before {
+    pos: Position,
+    history: usize,
+    moves: usize,
+    reps: Repetitions,
+    outcome: Outcome,
 }

@@ -6,9 +6,10 @@ use crate::fen4::Fen4Error;
 use crate::piece::{Role, seat_name};
 use crate::position::Position;
 use crate::square::Square;
+use parlor_game::rules::rewind;
 use parlor_game::{
     AnyGame, BySeat, Coord, Decision, EndReason, EventError, ExportInfo, GameEvent, GameKind, MoveError,
-    MoveErrorKind, MoveView, Outcome, Played, Repetitions, Rules, Seat,
+    MoveErrorKind, MoveView, Outcome, Played, Repetitions, Rules, Seat, Snapshot, SnapshotError,
 };
 
 /// Table options of a four-player game.
@@ -542,6 +543,51 @@ impl Rules for Game {
     fn clone_box(&self) -> AnyGame {
         Box::new(self.clone())
     }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot::new(Before {
+            options: self.options,
+            pos: self.pos.clone(),
+            history: self.history.len(),
+            record: self.record.len(),
+            repetitions: self.repetitions.clone(),
+            outcome: self.outcome,
+            out_at: self.out_at,
+            out_count: self.out_count,
+            quiet: self.quiet,
+        })
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) -> Result<(), SnapshotError> {
+        let before: Before = snapshot.take()?;
+        if self.history.len() < before.history || self.record.len() < before.record {
+            return Err(SnapshotError);
+        }
+        rewind(&mut self.history, before.history)?;
+        rewind(&mut self.record, before.record)?;
+        self.options = before.options;
+        self.pos = before.pos;
+        self.repetitions = before.repetitions;
+        self.outcome = before.outcome;
+        self.out_at = before.out_at;
+        self.out_count = before.out_count;
+        self.quiet = before.quiet;
+        Ok(())
+    }
+}
+
+/// What a move or event can change, for [`Rules::snapshot`]: every field but the start (fixed) and the move
+/// lists (which only grow, kept as lengths).
+struct Before {
+    options: Options,
+    pos: Position,
+    history: usize,
+    record: usize,
+    repetitions: Repetitions,
+    outcome: Outcome,
+    out_at: [Option<u32>; 4],
+    out_count: u32,
+    quiet: [u32; 4],
 }
 
 /// Each seat's quiet moves as a FEN4's one halfmove clock implies: the clock's plies shared out among the seats

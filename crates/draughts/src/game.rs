@@ -5,9 +5,11 @@ use crate::fen::FenError;
 use crate::moves::Move;
 use crate::notation::{self, PdnMove};
 use crate::position::{Position, square_coord};
+use parlor_game::rules::rewind;
 use parlor_game::{
     AnyGame, BySeat, Coord, Decision, DraughtsVariant, EndReason, EventError, ExportInfo, GameEvent,
-    GameKind, MoveError, MoveErrorKind, MoveView, Outcome, Played, Repetitions, Rules, Seat,
+    GameKind, MoveError, MoveErrorKind, MoveView, Outcome, Played, Repetitions, Rules, Seat, Snapshot,
+    SnapshotError,
 };
 
 /// Table settings fixed when the game is created.
@@ -435,4 +437,46 @@ impl Rules for Game {
     fn clone_box(&self) -> AnyGame {
         Box::new(self.clone())
     }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot::new(Before {
+            options: self.options,
+            position: self.position,
+            history: self.history.len(),
+            moves: self.moves.len(),
+            outcome: self.outcome,
+            repetitions: self.repetitions.clone(),
+            quiet_plies: self.quiet_plies,
+            endgame: self.endgame,
+        })
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) -> Result<(), SnapshotError> {
+        let before: Before = snapshot.take()?;
+        if self.history.len() < before.history || self.moves.len() < before.moves {
+            return Err(SnapshotError);
+        }
+        rewind(&mut self.history, before.history)?;
+        rewind(&mut self.moves, before.moves)?;
+        self.options = before.options;
+        self.position = before.position;
+        self.outcome = before.outcome;
+        self.repetitions = before.repetitions;
+        self.quiet_plies = before.quiet_plies;
+        self.endgame = before.endgame;
+        Ok(())
+    }
+}
+
+/// What a move or event can change, for [`Rules::snapshot`]: every field but the start (fixed) and the move
+/// lists (which only grow, kept as lengths).
+struct Before {
+    options: Options,
+    position: Position,
+    history: usize,
+    moves: usize,
+    outcome: Outcome,
+    repetitions: Repetitions,
+    quiet_plies: u32,
+    endgame: Option<(Endgame, u32)>,
 }

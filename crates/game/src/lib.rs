@@ -28,6 +28,6 @@ pub use error::{EventError, MoveError, MoveErrorKind};
 pub use kind::{DraughtsVariant, GameKind, ParseKindError};
 pub use outcome::{Decision, EndReason, Outcome};
 pub use perft::{perft, perft_divide};
-pub use rules::{AnyGame, ExportInfo, GameEvent, Position, Repetitions, Rules};
+pub use rules::{AnyGame, ExportInfo, GameEvent, Position, Repetitions, Rules, Snapshot, SnapshotError};
 pub use seat::{BySeat, Seat};
 pub use view::{Coord, MoveView, Played};

@@ -128,6 +128,146 @@ pub trait Rules: Send + Sync + fmt::Debug {
     fn export(&self, info: &ExportInfo) -> String;
     /// A boxed copy (so [`AnyGame`] is `Clone`).
     fn clone_box(&self) -> AnyGame;
+    /// The state before a move or event, to take it back exactly with [`Rules::restore`] (the server does so
+    /// when the store did not take the move). Its cost does not grow with the game: what only grows (the move
+    /// lists) is kept as lengths.
+    fn snapshot(&self) -> Snapshot;
+    /// Puts the game back as it was when `snapshot` was taken from it.
+    ///
+    /// # Errors
+    /// [`SnapshotError`] when the snapshot is of another kind of game or from a later point of this one; the game
+    /// is unchanged.
+    fn restore(&mut self, snapshot: Snapshot) -> Result<(), SnapshotError>;
+}
+
+/// A game's state at one point, from [`Rules::snapshot`]; only [`Rules::restore`] of the same game reads it.
+pub struct Snapshot(Box<dyn std::any::Any + Send + Sync>);
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Snapshot")
+    }
+}
+
+impl Snapshot {
+    /// Wraps a game's own record of its state.
+    pub fn new<T: std::any::Any + Send + Sync>(state: T) -> Snapshot {
+        Snapshot(Box::new(state))
+    }
+
+    /// The record, if it is a `T`.
+    ///
+    /// # Errors
+    /// [`SnapshotError`] when it is not.
+    pub fn take<T: std::any::Any>(self) -> Result<T, SnapshotError> {
+        self.0.downcast::<T>().map(|b| *b).map_err(|_| SnapshotError)
+    }
+}
+
+/// Checks [`Rules::snapshot`] and [`Rules::restore`] of a game, for the rules crates' tests: plays up to `plies`
+/// pseudo-random legal moves from `game` (chosen by `seed`); before each, takes a snapshot, plays the move, then
+/// resigns for the seat to move (which ends a game or, with four players, eliminates a seat) and restores, and
+/// checks that everything the game shows (position, moves, outcome, points, legal moves, repetition key, export)
+/// is as before; then plays the move for good, and checks the game against the same moves played without any
+/// taking back. Also checks that a snapshot of a later point is refused.
+///
+/// # Errors
+/// What differed, and at which ply.
+pub fn check_snapshots(game: &mut dyn Rules, plies: usize, seed: u64) -> Result<(), String> {
+    fn shown(game: &dyn Rules) -> String {
+        format!(
+            "{} | {:?} | {:?} | {:?} | {:?} | {:?} | {} | {:?} | {}",
+            game.position_text(),
+            game.history(),
+            game.outcome(),
+            game.turn(),
+            game.points(),
+            game.eliminated(),
+            game.repetition_key(),
+            game.legal_moves()
+                .iter()
+                .map(|m| m.wire.clone())
+                .collect::<Vec<_>>(),
+            game.export(&ExportInfo::default()),
+        )
+    }
+    // The same moves played without any taking back: the game must stay identical to it at every ply.
+    let mut shadow = game.clone_box();
+    let mut state = seed | 1;
+    for ply in 0..plies {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        // xorshift64: enough to vary the games without a dependency.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let wire = legal[(state % legal.len() as u64) as usize].wire.clone();
+        let before = shown(game);
+        let snapshot = game.snapshot();
+        game.play(&wire)
+            .map_err(|e| format!("ply {ply}: {wire} refused: {}", e.reason))?;
+        if let Some(seat) = game.turn() {
+            game.apply(GameEvent::Resign(seat))
+                .map_err(|e| format!("ply {ply}: resignation refused: {e}"))?;
+        }
+        game.restore(snapshot)
+            .map_err(|e| format!("ply {ply}: restore refused: {e}"))?;
+        let after = shown(game);
+        if before != after {
+            return Err(format!(
+                "ply {ply}: {wire} taken back, but\nbefore {before}\nafter  {after}"
+            ));
+        }
+        let stale = game.snapshot();
+        game.play(&wire)
+            .map_err(|e| format!("ply {ply}: {wire} refused the second time: {}", e.reason))?;
+        // A snapshot of this point still restores; one of a point not yet reached must not.
+        let later = game.snapshot();
+        game.restore(stale)
+            .map_err(|e| format!("ply {ply}: restore refused: {e}"))?;
+        if game.restore(later).is_ok() {
+            return Err(format!("ply {ply}: a snapshot of a later point was restored"));
+        }
+        game.play(&wire)
+            .map_err(|e| format!("ply {ply}: {wire} refused the third time: {}", e.reason))?;
+        shadow.play(&wire).map_err(|e| {
+            format!(
+                "ply {ply}: {wire} refused by the game without snapshots: {}",
+                e.reason
+            )
+        })?;
+        if shown(game) != shown(shadow.as_ref()) {
+            return Err(format!(
+                "ply {ply}: after {wire} the game differs from the same moves played without taking back\n\
+                 game   {}\nshadow {}",
+                shown(game),
+                shown(shadow.as_ref())
+            ));
+        }
+    }
+    if shown(game) != shown(shadow.as_ref()) {
+        return Err("the games differ at the end".to_owned());
+    }
+    Ok(())
+}
+
+/// A snapshot that is not of this game (another kind of game, or a point the game has not reached).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the snapshot is not of this game")]
+pub struct SnapshotError;
+
+/// Shortens an append-only list back to a snapshot's length.
+///
+/// # Errors
+/// [`SnapshotError`] when the list is shorter than that.
+pub fn rewind<T>(list: &mut Vec<T>, len: usize) -> Result<(), SnapshotError> {
+    if list.len() < len {
+        return Err(SnapshotError);
+    }
+    list.truncate(len);
+    Ok(())
 }
 
 /// Any game, for code that handles them all alike (the server, the protocol).

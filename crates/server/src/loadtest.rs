@@ -12,6 +12,7 @@
 //! number of nodes), so every game has its two players on different nodes and every move crosses nodes; the
 //! server CPU and memory are the sums over the nodes.
 
+use crate::metrics::{Stage, process_usage};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -57,8 +58,12 @@ pub struct Report {
     pub latency_ms: [f64; 4],
     /// Server CPU seconds per move (from `/metrics`), if the server reports it.
     pub cpu_ms_per_move: Option<f64>,
+    /// The load generator's own CPU seconds per move (this process), if /proc tells.
+    pub generator_cpu_ms_per_move: Option<f64>,
     /// Server resident memory at the end, MiB.
     pub server_mib: Option<f64>,
+    /// The stages of a move on the server (`/metrics`), in the order of [`Stage::ALL`], if it reports them.
+    pub stages: Option<[StageFigure; Stage::ALL.len()]>,
     /// Games that could not be set up.
     pub failed_games: usize,
     /// Errors the server sent during the run.
@@ -90,6 +95,26 @@ impl std::fmt::Display for Report {
             Some(cpu) => writeln!(f, "server CPU      {:.1} µs per move", cpu * 1000.0)?,
             None => writeln!(f, "server CPU      (not reported)")?,
         }
+        if let Some(cpu) = self.generator_cpu_ms_per_move {
+            writeln!(
+                f,
+                "generator CPU   {:.1} µs per move (this process, on the same machine)",
+                cpu * 1000.0
+            )?;
+        }
+        if let Some(stages) = &self.stages {
+            writeln!(f, "stages          mean µs per pass (passes), µs per move")?;
+            for (stage, figure) in Stage::ALL.iter().zip(stages) {
+                writeln!(
+                    f,
+                    "  {:<10}    {:>8.1} ({:>8})  {:>8.1}",
+                    stage.label(),
+                    figure.mean_us,
+                    figure.count,
+                    figure.per_move_us
+                )?;
+            }
+        }
         match self.server_mib {
             Some(m) if self.nodes > 1 => writeln!(f, "server memory   {m:.0} MiB resident (all nodes)")?,
             Some(m) => writeln!(f, "server memory   {m:.0} MiB resident")?,
@@ -98,6 +123,17 @@ impl std::fmt::Display for Report {
         writeln!(f, "failed games    {}", self.failed_games)?;
         write!(f, "server errors   {}", self.errors)
     }
+}
+
+/// One stage of a move, over the measured time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageFigure {
+    /// Times the stage was passed (moves; frames for [`Stage::Write`]).
+    pub count: u64,
+    /// Mean time per pass, microseconds.
+    pub mean_us: f64,
+    /// Time per measured move, microseconds (for writes: all frames' time over the moves).
+    pub per_move_us: f64,
 }
 
 /// A load test that could not run.
@@ -141,31 +177,68 @@ async fn http_get(host: &str, path: &str) -> Result<(String, String), LoadError>
     Ok((head.to_owned(), body.to_owned()))
 }
 
-/// `process_cpu_seconds_total` and `process_resident_memory_bytes` summed over the nodes' `/metrics`; `None` for
-/// a figure any node does not report.
-async fn server_processes(hosts: &[String]) -> (Option<f64>, Option<f64>) {
-    let mut sum = (Some(0.0), Some(0.0));
+/// What the servers' `/metrics` say at one moment, summed over the nodes; `None` for a figure any node does not
+/// report.
+#[derive(Clone, Copy, Debug)]
+struct ServerFigures {
+    /// `process_cpu_seconds_total`.
+    cpu: Option<f64>,
+    /// `process_resident_memory_bytes`.
+    memory: Option<f64>,
+    /// `parlor_move_stage_seconds` per stage: seconds and count.
+    stages: Option<[(f64, f64); Stage::ALL.len()]>,
+}
+
+async fn server_figures(hosts: &[String]) -> ServerFigures {
+    let mut sum = ServerFigures {
+        cpu: Some(0.0),
+        memory: Some(0.0),
+        stages: Some([(0.0, 0.0); Stage::ALL.len()]),
+    };
     for host in hosts {
-        let (cpu, memory) = server_process(host).await;
-        sum.0 = sum.0.zip(cpu).map(|(a, b)| a + b);
-        sum.1 = sum.1.zip(memory).map(|(a, b)| a + b);
+        let node = server_figures_of(host).await;
+        sum.cpu = sum.cpu.zip(node.cpu).map(|(a, b)| a + b);
+        sum.memory = sum.memory.zip(node.memory).map(|(a, b)| a + b);
+        sum.stages = sum.stages.zip(node.stages).map(|(mut a, b)| {
+            for (a, b) in a.iter_mut().zip(b) {
+                a.0 += b.0;
+                a.1 += b.1;
+            }
+            a
+        });
     }
     sum
 }
 
-/// Reads `process_cpu_seconds_total` and `process_resident_memory_bytes` from the server's `/metrics`.
-async fn server_process(host: &str) -> (Option<f64>, Option<f64>) {
+/// Reads one node's `/metrics`.
+async fn server_figures_of(host: &str) -> ServerFigures {
     let Ok((_, body)) = http_get(host, "/metrics").await else {
-        return (None, None);
+        return ServerFigures {
+            cpu: None,
+            memory: None,
+            stages: None,
+        };
     };
     let value = |name: &str| {
         body.lines()
             .find_map(|l| l.strip_prefix(name).and_then(|v| v.trim().parse::<f64>().ok()))
     };
-    (
-        value("process_cpu_seconds_total "),
-        value("process_resident_memory_bytes "),
-    )
+    let mut stages = [(0.0, 0.0); Stage::ALL.len()];
+    let mut reported = true;
+    for (i, stage) in Stage::ALL.into_iter().enumerate() {
+        let label = stage.label();
+        let sum = value(&format!("parlor_move_stage_seconds_sum{{stage=\"{label}\"}} "));
+        let count = value(&format!("parlor_move_stage_seconds_count{{stage=\"{label}\"}} "));
+        match sum.zip(count) {
+            Some(figures) => stages[i] = figures,
+            None => reported = false,
+        }
+    }
+    ServerFigures {
+        cpu: value("process_cpu_seconds_total "),
+        memory: value("process_resident_memory_bytes "),
+        stages: reported.then_some(stages),
+    }
 }
 
 async fn client(host: &str) -> Result<Ws, LoadError> {
@@ -505,14 +578,16 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
         players.spawn(play([a, b], table, start, shared.clone(), interval, end));
     }
     tokio::time::sleep(warmup).await;
-    let (cpu_before, _) = server_processes(&hosts).await;
+    let before = server_figures(&hosts).await;
+    let generator_before = process_usage().map(|(cpu, _)| cpu);
     let moves_before = shared.moves.load(Ordering::Relaxed);
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
     tokio::time::sleep_until(end).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let seconds = started.elapsed().as_secs_f64();
-    let (cpu_after, memory) = server_processes(&hosts).await;
+    let generator_after = process_usage().map(|(cpu, _)| cpu);
+    let after = server_figures(&hosts).await;
     players.abort_all();
     let moves = shared.moves.load(Ordering::Relaxed) - moves_before;
     let mut latencies = shared
@@ -521,10 +596,24 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
         .map(|mut l| std::mem::take(&mut *l))
         .unwrap_or_default();
     latencies.sort_unstable();
-    let cpu = match (cpu_before, cpu_after) {
+    let per_move = |before: Option<f64>, after: Option<f64>| match (before, after) {
         (Some(b), Some(a)) if moves > 0 => Some((a - b) / moves as f64 * 1000.0),
         _ => None,
     };
+    let stages = before.stages.zip(after.stages).map(|(b, a)| {
+        let mut stages = [StageFigure::default(); Stage::ALL.len()];
+        for (i, figure) in stages.iter_mut().enumerate() {
+            let (seconds, count) = (a[i].0 - b[i].0, a[i].1 - b[i].1);
+            figure.count = count as u64;
+            if count > 0.0 {
+                figure.mean_us = seconds / count * 1e6;
+            }
+            if moves > 0 {
+                figure.per_move_us = seconds / moves as f64 * 1e6;
+            }
+        }
+        stages
+    });
     Ok(Report {
         moves,
         seconds,
@@ -534,8 +623,10 @@ pub async fn run(plan: &Plan) -> Result<Report, LoadError> {
             percentile(&latencies, 0.999),
             percentile(&latencies, 1.0),
         ],
-        cpu_ms_per_move: cpu,
-        server_mib: memory.map(|m| m / (1024.0 * 1024.0)),
+        cpu_ms_per_move: per_move(before.cpu, after.cpu),
+        generator_cpu_ms_per_move: per_move(generator_before, generator_after),
+        server_mib: after.memory.map(|m| m / (1024.0 * 1024.0)),
+        stages,
         failed_games: failed,
         errors: shared.errors.load(Ordering::Relaxed),
         nodes: hosts.len(),

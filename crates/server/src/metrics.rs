@@ -7,6 +7,50 @@ use std::time::Duration;
 /// Upper bounds of the store latency histogram, in seconds.
 const BUCKETS: [f64; 10] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1.0];
 
+/// The stages of a move on this node, each timed for `/metrics` (`parlor_move_stage_seconds`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// From the connection handing the message on to the table task taking it up (the table's queue).
+    Queue,
+    /// The table's own work: the checks, playing the move, the new position, legal moves and event.
+    Rules,
+    /// Waiting for the store to make the move durable (the group commit).
+    Commit,
+    /// Encoding the acknowledgement and the event and queueing them for every watcher.
+    Broadcast,
+    /// Writing one websocket frame to its socket (counted per frame, of any message).
+    Write,
+}
+
+impl Stage {
+    /// Every stage, in the order a move passes them.
+    pub const ALL: [Stage; 5] = [
+        Stage::Queue,
+        Stage::Rules,
+        Stage::Commit,
+        Stage::Broadcast,
+        Stage::Write,
+    ];
+
+    /// The label in `/metrics`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Queue => "queue",
+            Stage::Rules => "rules",
+            Stage::Commit => "commit",
+            Stage::Broadcast => "broadcast",
+            Stage::Write => "write",
+        }
+    }
+}
+
+/// Total time and count of one stage.
+#[derive(Debug, Default)]
+struct StageTime {
+    nanos: AtomicU64,
+    count: AtomicU64,
+}
+
 /// Server-wide counters.
 #[derive(Debug, Default)]
 pub struct Metrics {
@@ -32,6 +76,7 @@ pub struct Metrics {
     pub commit_errors: AtomicU64,
     store_buckets: [AtomicU64; BUCKETS.len()],
     store_sum_us: AtomicU64,
+    stages: [StageTime; Stage::ALL.len()],
 }
 
 impl Metrics {
@@ -50,6 +95,16 @@ impl Metrics {
                 bucket.fetch_add(1, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Records the time one move (or, for [`Stage::Write`], one frame) spent in `stage`.
+    pub fn observe_stage(&self, stage: Stage, took: Duration) {
+        let time = &self.stages[stage as usize];
+        time.nanos.fetch_add(
+            took.as_nanos().min(u128::from(u64::MAX)) as u64,
+            Ordering::Relaxed,
+        );
+        time.count.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The Prometheus text exposition.
@@ -131,6 +186,23 @@ impl Metrics {
             load(&self.store_sum_us) as f64 / 1e6
         );
         let _ = writeln!(out, "parlor_store_commit_seconds_count {count}");
+        let _ = writeln!(
+            out,
+            "# HELP parlor_move_stage_seconds Time moves spent in each stage on this node: queue (message to table \
+             task), rules, commit (waiting for the store), broadcast (encode and queue), write (per frame)."
+        );
+        let _ = writeln!(out, "# TYPE parlor_move_stage_seconds summary");
+        for stage in Stage::ALL {
+            let time = &self.stages[stage as usize];
+            let _ = writeln!(
+                out,
+                "parlor_move_stage_seconds_sum{{stage=\"{}\"}} {}\nparlor_move_stage_seconds_count{{stage=\"{}\"}} {}",
+                stage.label(),
+                load(&time.nanos) as f64 / 1e9,
+                stage.label(),
+                load(&time.count)
+            );
+        }
         if let Some((cpu, rss)) = process_usage() {
             let _ = writeln!(
                 out,
@@ -186,7 +258,7 @@ pub fn render_checkpoints(counts: &parlor_store::CheckpointCounts) -> String {
 }
 
 /// CPU seconds and resident bytes of this process, from /proc (Linux only).
-fn process_usage() -> Option<(f64, u64)> {
+pub fn process_usage() -> Option<(f64, u64)> {
     // Clock ticks per second: 100 on every Linux this runs on (USER_HZ).
     const TICKS: f64 = 100.0;
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;

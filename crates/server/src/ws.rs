@@ -4,6 +4,7 @@
 
 use crate::hub::Hub;
 use crate::limit::{self, Bucket, FRAMES, FRAMES_CLOSE_DEBT, SEND_TIMEOUT};
+use crate::metrics::Stage;
 use crate::outbox::{Out, Outbox};
 use crate::table::command::table_of;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
@@ -86,12 +87,14 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
     let writer_gone = CancellationToken::new();
     let writer = tokio::spawn({
         let writer_gone = writer_gone.clone();
+        let metrics = hub.metrics.clone();
         async move {
             let _gone = writer_gone.drop_guard();
             while let Some(out) = rx.recv().await {
+                let written = std::time::Instant::now();
                 match out {
                     Out::Text(text) => match timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {
-                        Ok(Ok(())) => {}
+                        Ok(Ok(())) => metrics.observe_stage(Stage::Write, written.elapsed()),
                         Ok(Err(_)) => break,
                         Err(_) => {
                             tracing::debug!(

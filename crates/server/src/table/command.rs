@@ -43,6 +43,8 @@ pub enum Cmd {
         ply: u32,
         /// Wire notation.
         wire: String,
+        /// When the connection handed the move on (the start of its queue stage).
+        at: std::time::Instant,
     },
     /// Resign.
     Resign {
@@ -109,6 +111,7 @@ impl Cmd {
                 ack,
                 ply,
                 wire,
+                at: std::time::Instant::now(),
             },
             ClientMsg::Resign { .. } => Cmd::Resign { outbox },
             ClientMsg::Draw { action, .. } => Cmd::Draw { outbox, action },

@@ -208,7 +208,7 @@ impl Table {
             return Err(EventRefused::NoGame);
         };
         let before = live.clock.clone();
-        let game_before = live.game.clone();
+        let game_before = live.game.snapshot();
         let turn_before = live.turn();
         live.game.apply(event)?;
         live.steps.push(Step::Event(event));
@@ -235,9 +235,7 @@ impl Table {
             return Err(EventRefused::NoGame);
         };
         if !ok {
-            live.steps.pop();
-            live.game = game_before;
-            live.clock = before;
+            live.take_back(game_before, before);
             return Err(EventRefused::NotStored);
         }
         if ended {

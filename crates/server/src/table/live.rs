@@ -3,7 +3,7 @@
 
 use crate::clock::Clock;
 use crate::games::{GameSetup, SeatMap, Step, table_view};
-use parlor_game::AnyGame;
+use parlor_game::{AnyGame, Snapshot};
 use parlor_protocol::{GameState, LegalMove, MoveRecord, OutcomeInfo, RatingChange};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -26,6 +26,17 @@ pub(super) struct Live {
 }
 
 impl Live {
+    /// Takes back the last step (a move or event the store did not take): the game as `before` recorded it, and
+    /// the clock as it was.
+    pub(super) fn take_back(&mut self, before: Snapshot, clock: Clock) {
+        self.steps.pop();
+        if let Err(error) = self.game.restore(before) {
+            // Cannot happen: the snapshot was taken from this game just before the step.
+            tracing::error!(game = %self.id, %error, "could not take back a step");
+        }
+        self.clock = clock;
+    }
+
     pub(super) fn is_over(&self) -> bool {
         self.aborted || !self.game.outcome().is_running()
     }

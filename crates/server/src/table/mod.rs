@@ -25,6 +25,7 @@ use timers::far_future;
 use crate::clock::Clock;
 use crate::cpu;
 use crate::games::{GameSetup, Replayed, SeatMap, replay_stored};
+use crate::metrics::Stage;
 use crate::outbox::{ConnId, Outbox, encode};
 use crate::record::{Occupant, Settings};
 use crate::site::Hold;
@@ -448,7 +449,11 @@ impl Table {
                 ack,
                 ply,
                 wire,
-            } => self.client_move(&outbox, ack, ply, &wire).await,
+                at,
+            } => {
+                self.ctx.metrics.observe_stage(Stage::Queue, at.elapsed());
+                self.client_move(&outbox, ack, ply, &wire).await
+            }
             Cmd::Resign { outbox } => self.resign(&outbox).await,
             Cmd::Draw { outbox, action } => self.draw(&outbox, action).await,
             Cmd::Abort { outbox } => self.abort(&outbox).await,

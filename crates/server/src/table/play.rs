@@ -3,6 +3,7 @@
 
 use super::{Table, now_ms};
 use crate::games::{Step, table_view};
+use crate::metrics::Stage;
 use crate::outbox::Outbox;
 use crate::site::Hold;
 use parlor_protocol::{ErrorCode, Event, ServerMsg};
@@ -100,7 +101,7 @@ impl Table {
         }
         let clock_before = live.clock.clone();
         // Taken before the move: a move the store does not take is undone by putting this back.
-        let game_before = live.game.clone();
+        let game_before = live.game.snapshot();
         let played = match live.game.play(wire) {
             Ok(p) => p,
             Err(e) => {
@@ -132,6 +133,9 @@ impl Table {
         if ended {
             writes.extend(self.finish_writes().await);
         }
+        let metrics = self.ctx.metrics.clone();
+        let commit_start = Instant::now();
+        let rules_before_commit = commit_start - now;
         let mut told_slow = false;
         let stored = {
             let commit = self.commit(writes);
@@ -153,9 +157,7 @@ impl Table {
         if let Err(e) = stored {
             tracing::debug!(table = %self.id, error = %e, "could not store a move; refusing it");
             if let Some(live) = self.game.as_mut() {
-                live.steps.pop();
-                live.game = game_before;
-                live.clock = clock_before;
+                live.take_back(game_before, clock_before);
             }
             match e {
                 parlor_store::StoreError::Fenced(_) => refuse(
@@ -170,9 +172,10 @@ impl Table {
             }
             return;
         }
+        let now = Instant::now();
+        metrics.observe_stage(Stage::Commit, now - commit_start);
         self.seats[seat].away_before = Duration::ZERO;
         let Some(live) = self.game.as_mut() else { return };
-        let now = Instant::now();
         live.turn_since = now;
         if let Some(turn) = live.turn() {
             live.clock.start(turn, now);
@@ -196,6 +199,8 @@ impl Table {
             check: live.check(),
         };
         self.ctx.metrics.moves.fetch_add(1, Ordering::Relaxed);
+        let built = Instant::now();
+        metrics.observe_stage(Stage::Rules, rules_before_commit + (built - now));
         if let Some((outbox, ack)) = reply {
             outbox.send(&ServerMsg::Ack {
                 table: self.id.clone(),
@@ -207,6 +212,7 @@ impl Table {
         if declined.is_some() {
             self.broadcast(Event::DrawDeclined { seat: seat as u8 });
         }
+        metrics.observe_stage(Stage::Broadcast, built.elapsed());
         if ended {
             self.announce_end();
         } else {
