@@ -148,6 +148,25 @@ pub fn coord(c: Coord) -> [u8; 2] {
     [c.file, c.rank]
 }
 
+impl From<MoveView> for LegalMove {
+    /// Takes the move's own wire text (no copy): a position's legal moves are converted after every move.
+    fn from(m: MoveView) -> LegalMove {
+        let path = if m.path.len() == 1 && m.path[0] == m.to {
+            Vec::new()
+        } else {
+            m.path.into_iter().map(coord).collect()
+        };
+        LegalMove {
+            from: coord(m.from),
+            to: coord(m.to),
+            path,
+            captures: m.captures.into_iter().map(coord).collect(),
+            promotion: m.promotion,
+            wire: m.wire,
+        }
+    }
+}
+
 impl From<&MoveView> for LegalMove {
     fn from(m: &MoveView) -> LegalMove {
         let path = if m.path.len() == 1 && m.path[0] == m.to {

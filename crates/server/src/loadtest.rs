@@ -128,11 +128,11 @@ impl std::fmt::Display for Report {
 /// One stage of a move, over the measured time.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StageFigure {
-    /// Times the stage was passed (moves; frames for [`Stage::Write`]).
+    /// Times the stage was passed (moves; socket writes for [`Stage::Write`]).
     pub count: u64,
     /// Mean time per pass, microseconds.
     pub mean_us: f64,
-    /// Time per measured move, microseconds (for writes: all frames' time over the moves).
+    /// Time per measured move, microseconds (for writes: all writes' time over the moves).
     pub per_move_us: f64,
 }
 

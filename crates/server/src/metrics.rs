@@ -18,7 +18,8 @@ pub enum Stage {
     Commit,
     /// Encoding the acknowledgement and the event and queueing them for every watcher.
     Broadcast,
-    /// Writing one websocket frame to its socket (counted per frame, of any message).
+    /// Writing what is queued for one connection to its socket: one or more frames, of any message (counted per
+    /// write).
     Write,
 }
 
@@ -189,7 +190,7 @@ impl Metrics {
         let _ = writeln!(
             out,
             "# HELP parlor_move_stage_seconds Time moves spent in each stage on this node: queue (message to table \
-             task), rules, commit (waiting for the store), broadcast (encode and queue), write (per frame)."
+             task), rules, commit (waiting for the store), broadcast (encode and queue), write (per socket write)."
         );
         let _ = writeln!(out, "# TYPE parlor_move_stage_seconds summary");
         for stage in Stage::ALL {

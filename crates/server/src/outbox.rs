@@ -173,6 +173,22 @@ impl Drain {
     }
 }
 
+impl Drain {
+    /// The next thing to write if one is queued already, without waiting (so that everything queued goes out in
+    /// one write); `None` when nothing is, or the connection is done.
+    pub fn try_recv(&mut self) -> Option<Out> {
+        if self.closed || self.backlog.overflowed.load(Ordering::Acquire) {
+            return None;
+        }
+        let out = self.rx.try_recv().ok()?;
+        if let Out::Text(text) = &out {
+            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
+            self.backlog.bytes.fetch_sub(text.len(), Ordering::Relaxed);
+        }
+        Some(out)
+    }
+}
+
 impl Outbox {
     /// A new queue for a connection; the [`Drain`] goes to its writer task.
     pub fn new(conn: ConnId, session: Arc<Session>) -> (Outbox, Drain) {

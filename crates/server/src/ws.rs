@@ -41,6 +41,9 @@ fn valid_chat(text: &str) -> Option<String> {
         .then(|| text.to_owned())
 }
 
+/// Most frames queued for a connection that go out in one write.
+const WRITE_BATCH: usize = 64;
+
 /// Serves one socket from the address `peer` until it closes.
 pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerInfo>, peer: IpAddr) {
     let Some(player) = player else {
@@ -90,10 +93,35 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
         let metrics = hub.metrics.clone();
         async move {
             let _gone = writer_gone.drop_guard();
-            while let Some(out) = rx.recv().await {
+            'connection: while let Some(first) = rx.recv().await {
                 let written = std::time::Instant::now();
-                match out {
-                    Out::Text(text) => match timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {
+                // Whatever is queued by now (a mover's acknowledgement and event, say) goes out in one write.
+                let mut next = Some(first);
+                let mut frames = 0;
+                let mut close = None;
+                while let Some(out) = next.take() {
+                    match out {
+                        Out::Text(text) => {
+                            match timeout(SEND_TIMEOUT, sink.feed(Message::Text(text))).await {
+                                Ok(Ok(())) => frames += 1,
+                                Ok(Err(_)) => break 'connection,
+                                Err(_) => {
+                                    tracing::debug!(
+                                        conn,
+                                        "a frame could not be sent in time: dropping the connection"
+                                    );
+                                    break 'connection;
+                                }
+                            }
+                        }
+                        Out::Close(code, reason) => close = Some((code, reason)),
+                    }
+                    if close.is_none() && frames < WRITE_BATCH {
+                        next = rx.try_recv();
+                    }
+                }
+                if frames > 0 {
+                    match timeout(SEND_TIMEOUT, sink.flush()).await {
                         Ok(Ok(())) => metrics.observe_stage(Stage::Write, written.elapsed()),
                         Ok(Err(_)) => break,
                         Err(_) => {
@@ -103,15 +131,15 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
                             );
                             break;
                         }
-                    },
-                    Out::Close(code, reason) => {
-                        let frame = CloseFrame {
-                            code,
-                            reason: Utf8Bytes::from_static(reason),
-                        };
-                        let _ = timeout(SEND_TIMEOUT, sink.send(Message::Close(Some(frame)))).await;
-                        break;
                     }
+                }
+                if let Some((code, reason)) = close {
+                    let frame = CloseFrame {
+                        code,
+                        reason: Utf8Bytes::from_static(reason),
+                    };
+                    let _ = timeout(SEND_TIMEOUT, sink.send(Message::Close(Some(frame)))).await;
+                    break;
                 }
             }
         }

@@ -377,7 +377,7 @@ impl Db {
                 .take_while(|write| matches!(write, Write::Move(_)))
                 .count();
             let (done, result) = if run > 1 {
-                (run, insert_moves(&mut tx, &rest[..run]).await)
+                (run, insert_moves(&mut tx, self.backend, &rest[..run]).await)
             } else {
                 (1, apply(&mut tx, &rest[0]).await)
             };
@@ -1007,31 +1007,40 @@ fn move_chunk(left: usize) -> usize {
     MOVE_CHUNKS.iter().rposition(|&rows| rows <= left).unwrap_or(0)
 }
 
-/// `INSERT INTO moves ... VALUES (...), (...)` with `MOVE_CHUNKS[chunk]` rows, built once per size.
-fn insert_moves_sql(chunk: usize) -> &'static str {
-    static SQL: [OnceLock<String>; MOVE_CHUNKS.len()] = [const { OnceLock::new() }; MOVE_CHUNKS.len()];
-    SQL[chunk].get_or_init(|| {
+/// `INSERT INTO moves ... VALUES (...), (...)` with `MOVE_CHUNKS[chunk]` rows, built once per size and backend.
+/// SQLite gets anonymous `?` parameters: sqlx looks each numbered parameter's name up, and SQLite finds a name by
+/// scanning the statement's list of names, so numbered parameters cost time quadratic in the rows.
+fn insert_moves_sql(backend: Backend, chunk: usize) -> &'static str {
+    static SQL: [[OnceLock<String>; MOVE_CHUNKS.len()]; 2] =
+        [const { [const { OnceLock::new() }; MOVE_CHUNKS.len()] }; 2];
+    let numbered = backend == Backend::Postgres;
+    SQL[usize::from(numbered)][chunk].get_or_init(|| {
         let rows = MOVE_CHUNKS[chunk];
         let mut sql = String::from("INSERT INTO moves (game_id, ply, seat, wire, clocks, at_ms) VALUES ");
         for row in 0..rows {
-            let p = row * 6;
-            let separator = if row == 0 { "" } else { ", " };
-            sql.push_str(&format!(
-                "{separator}(${}, ${}, ${}, ${}, ${}, ${})",
-                p + 1,
-                p + 2,
-                p + 3,
-                p + 4,
-                p + 5,
-                p + 6
-            ));
+            sql.push_str(if row == 0 { "(" } else { ", (" });
+            for column in 0..6 {
+                if column > 0 {
+                    sql.push_str(", ");
+                }
+                if numbered {
+                    sql.push_str(&format!("${}", row * 6 + column + 1));
+                } else {
+                    sql.push('?');
+                }
+            }
+            sql.push(')');
         }
         sql
     })
 }
 
 /// Inserts a run of [`Write::Move`]s (other writes are skipped) in as few statements as [`MOVE_CHUNKS`] allows.
-async fn insert_moves(conn: &mut AnyConnection, writes: &[Write]) -> Result<(), StoreError> {
+async fn insert_moves(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    writes: &[Write],
+) -> Result<(), StoreError> {
     let moves: Vec<&MoveRecord> = writes
         .iter()
         .filter_map(|write| match write {
@@ -1046,7 +1055,7 @@ async fn insert_moves(conn: &mut AnyConnection, writes: &[Write]) -> Result<(), 
     while !rest.is_empty() {
         let chunk = move_chunk(rest.len());
         let (these, others) = rest.split_at(MOVE_CHUNKS[chunk].min(rest.len()));
-        let mut query = sqlx::query(insert_moves_sql(chunk));
+        let mut query = sqlx::query(insert_moves_sql(backend, chunk));
         for record in these {
             query = query
                 .bind(&record.game_id)

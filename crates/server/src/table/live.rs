@@ -57,7 +57,7 @@ impl Live {
         if self.is_over() {
             Vec::new()
         } else {
-            self.game.legal_moves().iter().map(LegalMove::from).collect()
+            self.game.legal_moves().into_iter().map(LegalMove::from).collect()
         }
     }
 
