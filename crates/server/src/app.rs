@@ -289,7 +289,9 @@ async fn websocket(
     let client = proxy::client_ip(peer.ip(), &headers, &state.hub.config);
     let hub = state.hub.clone();
     upgrade
-        .read_buffer_size(4096)
+        // Client messages are small (a move is about 100 bytes): each connection's read buffer is this size until a
+        // larger message makes it grow; at 10,000 sockets every KiB here is 10 MB.
+        .read_buffer_size(1024)
         .write_buffer_size(4096)
         .max_message_size(parlor_protocol::MAX_FRAME_BYTES)
         .max_frame_size(parlor_protocol::MAX_FRAME_BYTES)

@@ -6,8 +6,10 @@ use std::time::Duration;
 /// Events kept per table for resync, by default.
 pub const EVENT_LOG: usize = 256;
 
-/// Bytes of encoded events kept per table for resync, by default (a few moves with their legal-move lists).
-pub const EVENT_LOG_BYTES: usize = 16 * 1024;
+/// Bytes of encoded events kept per table for resync, by default: the last few moves with their legal-move lists
+/// (a client that missed more gets the whole state, a few KB). At thousands of tables this log, not the sockets,
+/// would take most of the memory.
+pub const EVENT_LOG_BYTES: usize = 4 * 1024;
 
 /// Longest turn of a game without a clock while another person waits: then the turn ends as an absence does
 /// (two players: the mover loses as having left; four: a CPU plays the seat). Long enough for any real thought,

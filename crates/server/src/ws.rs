@@ -82,7 +82,7 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
         you: session.info(),
         online,
     });
-    send_relations(&hub, &outbox).await;
+    Box::pin(send_relations(&hub, &outbox)).await;
 
     let (mut sink, mut stream) = socket.split();
     // The writer ends when the connection is done, fell too far behind, or a frame cannot go out within
@@ -206,7 +206,9 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, player: Option<PlayerIn
             continue;
         }
         match serde_json::from_str::<ClientMsg>(&text) {
-            Ok(msg) => reader.dispatch(msg).await,
+            // Boxed: handling some messages awaits large futures (the store's), and inline they would make every
+            // connection's task as large as the largest, idle or not.
+            Ok(msg) => Box::pin(reader.dispatch(msg)).await,
             Err(e) => {
                 outbox.send(&ServerMsg::error(
                     ErrorCode::BadMessage,

@@ -364,10 +364,14 @@ impl Table {
             let deadline = self.next_deadline();
             tokio::select! {
                 cmd = inbox.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd).await,
+                    // Boxed, as is the timer's work: inline, their futures would make every table's task as
+                    // large as the largest command's, waiting or not.
+                    Some(cmd) => Box::pin(self.handle(cmd)).await,
                     None => break,
                 },
-                () = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => self.on_timer().await,
+                () = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => {
+                    Box::pin(self.on_timer()).await
+                }
                 () = shutdown.cancelled() => break,
             }
             if self.lost {
