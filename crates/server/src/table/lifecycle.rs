@@ -3,7 +3,7 @@
 
 use super::{Live, SeatState, Table, error, now_ms};
 use crate::clock::Clock;
-use crate::games::{GameSetup, SeatMap, Step, table_view};
+use crate::games::{GameSetup, SeatMap, table_view};
 use crate::outbox::Outbox;
 use crate::record::{EventData, EventKind, StoredEvent};
 use parlor_game::{EndReason, GameEvent};
@@ -90,7 +90,7 @@ impl Table {
             map,
             game,
             clock: Clock::new(self.time, self.seats.len()),
-            steps: Vec::new(),
+            events: Vec::new(),
             draw_offer: None,
             event_seq: 0,
             aborted: false,
@@ -211,7 +211,7 @@ impl Table {
         let game_before = live.game.snapshot();
         let turn_before = live.turn();
         live.game.apply(event)?;
-        live.steps.push(Step::Event(event));
+        live.events.push((live.game.history().len(), event));
         if let Some((_, stop)) = live.thinking.take() {
             stop.store(true, Ordering::Relaxed);
         }
@@ -235,6 +235,7 @@ impl Table {
             return Err(EventRefused::NoGame);
         };
         if !ok {
+            live.events.pop();
             live.take_back(game_before, before);
             return Err(EventRefused::NotStored);
         }

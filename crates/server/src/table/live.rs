@@ -3,7 +3,7 @@
 
 use crate::clock::Clock;
 use crate::games::{GameSetup, SeatMap, Step, table_view};
-use parlor_game::{AnyGame, Snapshot};
+use parlor_game::{AnyGame, GameEvent, Played, Snapshot};
 use parlor_protocol::{GameState, LegalMove, MoveRecord, OutcomeInfo, RatingChange};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -15,7 +15,9 @@ pub(super) struct Live {
     pub(super) map: SeatMap,
     pub(super) game: AnyGame,
     pub(super) clock: Clock,
-    pub(super) steps: Vec<Step>,
+    /// The events that are not moves (a four-player resignation, say), each with the number of moves played
+    /// before it. The moves are the game's own history; kept apart so that a move costs no second copy of its text.
+    pub(super) events: Vec<(usize, GameEvent)>,
     pub(super) draw_offer: Option<u8>,
     pub(super) event_seq: i32,
     pub(super) aborted: bool,
@@ -26,15 +28,32 @@ pub(super) struct Live {
 }
 
 impl Live {
-    /// Takes back the last step (a move or event the store did not take): the game as `before` recorded it, and
-    /// the clock as it was.
+    /// Takes back a move or event the store did not take: the game as `before` recorded it, and the clock as it
+    /// was (an event's own entry in `events` is the caller's to remove).
     pub(super) fn take_back(&mut self, before: Snapshot, clock: Clock) {
-        self.steps.pop();
         if let Err(error) = self.game.restore(before) {
             // Cannot happen: the snapshot was taken from this game just before the step.
             tracing::error!(game = %self.id, %error, "could not take back a step");
         }
         self.clock = clock;
+    }
+
+    /// The game's steps in order (its moves, with the events between them), as a replay takes them.
+    pub(super) fn steps(&self) -> Vec<Step> {
+        steps_of(self.game.history(), &self.events)
+    }
+
+    /// The events of `steps` with the number of moves before each (see `events`).
+    pub(super) fn events_of(steps: &[Step]) -> Vec<(usize, GameEvent)> {
+        let mut moves = 0;
+        let mut events = Vec::new();
+        for step in steps {
+            match step {
+                Step::Move(_) => moves += 1,
+                Step::Event(event) => events.push((moves, *event)),
+            }
+        }
+        events
     }
 
     pub(super) fn is_over(&self) -> bool {
@@ -118,6 +137,60 @@ impl Live {
             check: self.check(),
             outcome: self.outcome_info(),
             draw_offer: self.draw_offer,
+        }
+    }
+}
+
+/// Moves and the events between them, in order (see [`Live::events`]).
+fn steps_of(history: &[Played], events: &[(usize, GameEvent)]) -> Vec<Step> {
+    let mut steps = Vec::with_capacity(history.len() + events.len());
+    let mut moves = history.iter();
+    let mut played = 0;
+    for (before, event) in events {
+        while played < *before {
+            let Some(m) = moves.next() else { break };
+            steps.push(Step::Move(m.wire.clone()));
+            played += 1;
+        }
+        steps.push(Step::Event(*event));
+    }
+    steps.extend(moves.map(|m| Step::Move(m.wire.clone())));
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_game::Seat;
+
+    #[test]
+    fn steps_come_back_in_their_order_from_the_history_and_events() {
+        let step = |s: &str| match s {
+            "R1" => Step::Event(GameEvent::Resign(Seat::Second)),
+            "T3" => Step::Event(GameEvent::Timeout(Seat::Fourth)),
+            wire => Step::Move(wire.to_owned()),
+        };
+        for order in [
+            vec!["a", "b", "R1", "c", "T3", "d"],
+            vec!["R1", "T3", "a"],
+            vec!["a", "b", "R1", "T3"],
+            vec!["a"],
+            vec![],
+        ] {
+            let steps: Vec<Step> = order.iter().map(|s| step(s)).collect();
+            let history: Vec<Played> = steps
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Move(w) => Some(Played {
+                        seat: Seat::First,
+                        wire: w.clone(),
+                        display: w.clone(),
+                    }),
+                    Step::Event(_) => None,
+                })
+                .collect();
+            let events = Live::events_of(&steps);
+            assert_eq!(steps_of(&history, &events), steps, "{order:?}");
         }
     }
 }

@@ -262,7 +262,7 @@ impl Table {
             map,
             game,
             clock: clock.clone(),
-            steps,
+            events: Live::events_of(&steps),
             draw_offer: None,
             event_seq: stored.events.iter().map(|e| e.seq).max().unwrap_or(0),
             aborted: stored.game.status == game_status::ABORTED,

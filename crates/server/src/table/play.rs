@@ -2,7 +2,7 @@
 //! broadcast; undone if the store does not take it.
 
 use super::{Table, now_ms};
-use crate::games::{Step, table_view};
+use crate::games::table_view;
 use crate::metrics::Stage;
 use crate::outbox::Outbox;
 use crate::site::Hold;
@@ -116,7 +116,6 @@ impl Table {
             }
         };
         let _ = live.clock.finish_turn(now);
-        live.steps.push(Step::Move(played.wire.clone()));
         let ended = live.is_over();
         if ended {
             live.clock.halt(now);

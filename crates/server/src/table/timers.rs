@@ -187,7 +187,7 @@ impl Table {
         let budget = cpu::budget(&live.clock, turn, Instant::now(), level);
         let request = cpu::Request {
             kind: self.kind,
-            steps: live.steps.clone(),
+            steps: live.steps(),
             setup: live.setup.clone(),
             level,
             budget,
