@@ -162,7 +162,7 @@ impl Cluster {
                     match hub.route(&table).await {
                         Route::Local(tx) => {
                             if let Some(cmd) = Cmd::from_client(msg, outbox) {
-                                let _ = tx.send(cmd).await;
+                                let _ = tx.send(Box::new(cmd)).await;
                             }
                         }
                         Route::Remote(node) => {

@@ -144,7 +144,7 @@ impl Cluster {
             }
         }
         if let Some(cmd) = Cmd::from_client(msg, outbox)
-            && tx.send(cmd).await.is_err()
+            && tx.send(Box::new(cmd)).await.is_err()
         {
             self.send(
                 &from,
@@ -170,7 +170,7 @@ impl Cluster {
         for (outbox, tables) in gone {
             for table in tables {
                 if let Some(tx) = hub.table(&table) {
-                    let _ = tx.try_send(Cmd::Close { conn: outbox.conn() });
+                    let _ = tx.try_send(Box::new(Cmd::Close { conn: outbox.conn() }));
                 }
             }
         }

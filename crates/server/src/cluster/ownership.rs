@@ -140,7 +140,7 @@ impl Cluster {
         for table in evicted {
             tracing::warn!(node = %self.node, %table, "lease lost to another node: letting the table go");
             if let Some(tx) = hub.table(&table) {
-                let _ = tx.try_send(Cmd::Evict);
+                let _ = tx.try_send(Box::new(Cmd::Evict));
             }
         }
         let nodes: Vec<String> = redis.zrange(self.key("nodes"), 0, -1).await.unwrap_or_default();

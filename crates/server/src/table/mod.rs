@@ -88,7 +88,7 @@ pub struct Table {
     /// A timer whose action could not be stored fires again no earlier than this.
     retry_at: Option<Instant>,
     ctx: Arc<Context>,
-    me: mpsc::WeakSender<Cmd>,
+    me: mpsc::WeakSender<Box<Cmd>>,
 }
 
 pub(crate) fn now_ms() -> i64 {
@@ -118,7 +118,7 @@ impl Table {
         spec: TableSpec,
         creator: PlayerInfo,
         guest: Option<PlayerInfo>,
-        me: mpsc::WeakSender<Cmd>,
+        me: mpsc::WeakSender<Box<Cmd>>,
     ) -> Result<Table, SpecError> {
         let (kind, time) = validate_spec(&spec)?;
         let n = kind.seat_count();
@@ -185,7 +185,7 @@ impl Table {
         ctx: Arc<Context>,
         record: &TableRecord,
         last: Option<&parlor_store::StoredGame>,
-        me: mpsc::WeakSender<Cmd>,
+        me: mpsc::WeakSender<Box<Cmd>>,
     ) -> Result<Table, RestoreError> {
         let settings: Settings = serde_json::from_str(&record.settings).map_err(RestoreError::Settings)?;
         let kind: GameKind = settings.spec.game.parse()?;
@@ -351,7 +351,7 @@ impl Table {
     }
 
     /// Runs the table until it closes, another node takes it or the server shuts down; says which.
-    pub async fn run(mut self, mut inbox: mpsc::Receiver<Cmd>) -> End {
+    pub async fn run(mut self, mut inbox: mpsc::Receiver<Box<Cmd>>) -> End {
         self.load_chat().await;
         self.publish_lobby();
         // A table restored with a finished game waits for a rematch, as it did before the restart.
@@ -366,7 +366,7 @@ impl Table {
                 cmd = inbox.recv() => match cmd {
                     // Boxed, as is the timer's work: inline, their futures would make every table's task as
                     // large as the largest command's, waiting or not.
-                    Some(cmd) => Box::pin(self.handle(cmd)).await,
+                    Some(cmd) => Box::pin(self.handle(*cmd)).await,
                     None => break,
                 },
                 () = sleep_until(deadline.unwrap_or_else(far_future)), if deadline.is_some() => {

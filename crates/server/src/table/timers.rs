@@ -222,7 +222,7 @@ impl Table {
             };
             tokio::time::sleep_until(not_before).await;
             if let Some(tx) = me.upgrade() {
-                let _ = tx.try_send(Cmd::CpuMoved { game_id, ply, wire });
+                let _ = tx.try_send(Box::new(Cmd::CpuMoved { game_id, ply, wire }));
             }
         });
     }
