@@ -5,10 +5,10 @@
 
 use axum::extract::ws::Utf8Bytes;
 use parlor_protocol::{PlayerInfo, ServerMsg};
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use tokio::sync::mpsc;
+use tokio::sync::Notify;
 
 /// A connection's id, unique for the life of the process.
 pub type ConnId = u64;
@@ -130,61 +130,132 @@ impl Session {
     }
 }
 
+/// A connection's queue: a deque that holds nothing while empty (a channel keeps a block of slots per
+/// connection, about 1 KB idle, 10 MB at 10,000 sockets) and the writer's wake-up.
+#[derive(Debug, Default)]
+struct Queue {
+    items: Mutex<VecDeque<Out>>,
+    /// Wakes the writer; a wake-up given while it is busy is kept for its next wait.
+    ready: Notify,
+    backlog: Backlog,
+    /// The writer is gone: nothing more is queued.
+    writer_gone: AtomicBool,
+    /// Every [`Outbox`] is gone: the writer ends once the queue is empty.
+    senders_gone: AtomicBool,
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Out>> {
+        self.items
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Queues `out`; false if the writer is gone.
+    fn push(&self, out: Out) -> bool {
+        if self.writer_gone.load(Ordering::Acquire) {
+            return false;
+        }
+        self.lock().push_back(out);
+        self.ready.notify_one();
+        true
+    }
+
+    /// The next queued item, if any; the deque gives its room back once a burst has drained.
+    fn pop(&self) -> Option<Out> {
+        let mut items = self.lock();
+        let out = items.pop_front()?;
+        if items.is_empty() && items.capacity() > IDLE_SLOTS {
+            items.shrink_to(IDLE_SLOTS);
+        }
+        Some(out)
+    }
+}
+
+/// Slots a connection's queue keeps between bursts (a move's acknowledgement and event, and a little more).
+const IDLE_SLOTS: usize = 4;
+
+/// Held by every [`Outbox`] of a connection: when the last goes, the writer is told.
+#[derive(Debug)]
+struct Senders(Arc<Queue>);
+
+impl Drop for Senders {
+    fn drop(&mut self) {
+        self.0.senders_gone.store(true, Ordering::Release);
+        self.0.ready.notify_one();
+    }
+}
+
 /// The sending half of a connection's queue.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     conn: ConnId,
-    tx: mpsc::UnboundedSender<Out>,
-    backlog: Arc<Backlog>,
+    queue: Arc<Queue>,
+    _senders: Arc<Senders>,
     session: Arc<Session>,
 }
 
 /// The receiving half of a connection's queue, for its writer task.
 #[derive(Debug)]
 pub struct Drain {
-    rx: mpsc::UnboundedReceiver<Out>,
-    backlog: Arc<Backlog>,
+    queue: Arc<Queue>,
     closed: bool,
 }
 
-impl Drain {
-    /// The next thing to write, or `None` when the connection is done. After an overflow the queued messages are
-    /// dropped and the only thing left is the close (1013: reconnect and resync).
-    pub async fn recv(&mut self) -> Option<Out> {
-        if self.closed {
-            return None;
-        }
-        if self.backlog.overflowed.load(Ordering::Acquire) {
-            self.closed = true;
-            self.rx.close();
-            return Some(Out::Close(CLOSE_BEHIND, "too far behind; reconnect to resync"));
-        }
-        let out = self.rx.recv().await?;
-        if let Out::Text(text) = &out {
-            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
-            self.backlog.bytes.fetch_sub(text.len(), Ordering::Relaxed);
-        }
-        if self.backlog.overflowed.load(Ordering::Acquire) {
-            self.closed = true;
-            self.rx.close();
-            return Some(Out::Close(CLOSE_BEHIND, "too far behind; reconnect to resync"));
-        }
-        Some(out)
+impl Drop for Drain {
+    fn drop(&mut self) {
+        self.queue.writer_gone.store(true, Ordering::Release);
+        self.queue.lock().clear();
     }
 }
 
 impl Drain {
+    /// Ends the queue after an overflow: what is queued is dropped and the only thing left is the close (1013:
+    /// reconnect and resync).
+    fn behind(&mut self) -> Option<Out> {
+        self.closed = true;
+        self.queue.writer_gone.store(true, Ordering::Release);
+        self.queue.lock().clear();
+        Some(Out::Close(CLOSE_BEHIND, "too far behind; reconnect to resync"))
+    }
+
+    /// Takes `out` off the backlog's count.
+    fn taken(&self, out: &Out) {
+        if let Out::Text(text) = out {
+            self.queue.backlog.messages.fetch_sub(1, Ordering::Relaxed);
+            self.queue.backlog.bytes.fetch_sub(text.len(), Ordering::Relaxed);
+        }
+    }
+
+    /// The next thing to write, or `None` when the connection is done. After an overflow the queued messages are
+    /// dropped and the only thing left is the close (1013: reconnect and resync).
+    pub async fn recv(&mut self) -> Option<Out> {
+        loop {
+            if self.closed {
+                return None;
+            }
+            if self.queue.backlog.overflowed.load(Ordering::Acquire) {
+                return self.behind();
+            }
+            if let Some(out) = self.queue.pop() {
+                self.taken(&out);
+                return Some(out);
+            }
+            if self.queue.senders_gone.load(Ordering::Acquire) {
+                return None;
+            }
+            self.queue.ready.notified().await;
+        }
+    }
+
     /// The next thing to write if one is queued already, without waiting (so that everything queued goes out in
     /// one write); `None` when nothing is, or the connection is done.
     pub fn try_recv(&mut self) -> Option<Out> {
-        if self.closed || self.backlog.overflowed.load(Ordering::Acquire) {
+        if self.closed || self.queue.backlog.overflowed.load(Ordering::Acquire) {
             return None;
         }
-        let out = self.rx.try_recv().ok()?;
-        if let Out::Text(text) = &out {
-            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
-            self.backlog.bytes.fetch_sub(text.len(), Ordering::Relaxed);
-        }
+        let out = self.queue.pop()?;
+        self.taken(&out);
         Some(out)
     }
 }
@@ -192,20 +263,15 @@ impl Drain {
 impl Outbox {
     /// A new queue for a connection; the [`Drain`] goes to its writer task.
     pub fn new(conn: ConnId, session: Arc<Session>) -> (Outbox, Drain) {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let backlog = Arc::new(Backlog::default());
+        let queue = Arc::new(Queue::default());
         (
             Outbox {
                 conn,
-                tx,
-                backlog: backlog.clone(),
+                queue: queue.clone(),
+                _senders: Arc::new(Senders(queue.clone())),
                 session,
             },
-            Drain {
-                rx,
-                backlog,
-                closed: false,
-            },
+            Drain { queue, closed: false },
         )
     }
 
@@ -221,33 +287,33 @@ impl Outbox {
 
     /// Whether the connection is gone (or closing because it fell behind).
     pub fn is_closed(&self) -> bool {
-        self.tx.is_closed() || self.backlog.overflowed.load(Ordering::Acquire)
+        self.queue.writer_gone.load(Ordering::Acquire)
+            || self.queue.backlog.overflowed.load(Ordering::Acquire)
     }
 
     /// Queues encoded text. Returns false if the connection is gone or is being closed for lagging (past
     /// [`MAX_QUEUED`] messages or [`MAX_QUEUED_BYTES`] bytes).
     pub fn send_text(&self, text: Utf8Bytes) -> bool {
-        if self.backlog.overflowed.load(Ordering::Acquire) {
+        let backlog = &self.queue.backlog;
+        if backlog.overflowed.load(Ordering::Acquire) {
             return false;
         }
         let len = text.len();
-        let messages = self.backlog.messages.fetch_add(1, Ordering::Relaxed) + 1;
-        let bytes = self.backlog.bytes.fetch_add(len, Ordering::Relaxed) + len;
+        let messages = backlog.messages.fetch_add(1, Ordering::Relaxed) + 1;
+        let bytes = backlog.bytes.fetch_add(len, Ordering::Relaxed) + len;
         if messages > MAX_QUEUED || bytes > MAX_QUEUED_BYTES {
-            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
-            self.backlog.bytes.fetch_sub(len, Ordering::Relaxed);
-            self.backlog.overflowed.store(true, Ordering::Release);
+            backlog.messages.fetch_sub(1, Ordering::Relaxed);
+            backlog.bytes.fetch_sub(len, Ordering::Relaxed);
+            backlog.overflowed.store(true, Ordering::Release);
             // Wakes the writer if it waits for something to write.
-            let _ = self
-                .tx
-                .send(Out::Close(CLOSE_BEHIND, "too far behind; reconnect to resync"));
+            self.queue.ready.notify_one();
             return false;
         }
-        if self.tx.send(Out::Text(text)).is_ok() {
+        if self.queue.push(Out::Text(text)) {
             true
         } else {
-            self.backlog.messages.fetch_sub(1, Ordering::Relaxed);
-            self.backlog.bytes.fetch_sub(len, Ordering::Relaxed);
+            backlog.messages.fetch_sub(1, Ordering::Relaxed);
+            backlog.bytes.fetch_sub(len, Ordering::Relaxed);
             false
         }
     }
@@ -267,7 +333,7 @@ impl Outbox {
 
     /// Asks the writer to close the socket.
     pub fn close(&self, code: u16, reason: &'static str) {
-        let _ = self.tx.send(Out::Close(code, reason));
+        self.queue.push(Out::Close(code, reason));
     }
 }
 
@@ -278,4 +344,74 @@ pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
         serde_json::to_string(msg)
             .unwrap_or_else(|e| format!("{{\"t\":\"error\",\"code\":\"internal\",\"message\":\"{e}\"}}")),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn outbox() -> (Outbox, Drain) {
+        let session = Arc::new(Session::new(PlayerInfo {
+            id: "p".to_owned(),
+            name: "P".to_owned(),
+        }));
+        Outbox::new(1, session)
+    }
+
+    fn text(out: Option<Out>) -> String {
+        match out {
+            Some(Out::Text(t)) => t.to_string(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn messages_come_out_in_order_and_the_writer_ends_with_the_last_sender() {
+        let (outbox, mut drain) = outbox();
+        let other = outbox.clone();
+        assert!(outbox.send_text("a".into()));
+        assert!(other.send_text("b".into()));
+        assert_eq!(text(drain.recv().await), "a");
+        assert_eq!(text(drain.try_recv()), "b");
+        assert!(drain.try_recv().is_none());
+        // A message sent while the writer waits wakes it.
+        let waiting = tokio::spawn(async move { text(drain.recv().await) });
+        tokio::task::yield_now().await;
+        assert!(other.send_text("c".into()));
+        assert_eq!(waiting.await.unwrap(), "c");
+        drop((outbox, other));
+    }
+
+    #[tokio::test]
+    async fn the_writer_ends_when_every_sender_is_gone_and_senders_see_a_gone_writer() {
+        let (outbox, mut drain) = outbox();
+        assert!(outbox.send_text("last".into()));
+        let waiting = tokio::spawn(async move {
+            let first = text(drain.recv().await);
+            (first, drain.recv().await.is_none())
+        });
+        tokio::task::yield_now().await;
+        drop(outbox);
+        assert_eq!(waiting.await.unwrap(), ("last".to_owned(), true));
+
+        let (outbox, drain) = self::outbox();
+        assert!(!outbox.is_closed());
+        drop(drain);
+        assert!(outbox.is_closed());
+        assert!(!outbox.send_text("nobody reads".into()));
+    }
+
+    #[tokio::test]
+    async fn a_queue_past_its_cap_ends_in_a_close_and_empties() {
+        let (outbox, mut drain) = outbox();
+        for _ in 0..MAX_QUEUED {
+            assert!(outbox.send_text("x".into()));
+        }
+        assert!(!outbox.send_text("one too many".into()));
+        assert!(matches!(drain.recv().await, Some(Out::Close(CLOSE_BEHIND, _))));
+        assert!(drain.recv().await.is_none());
+        assert!(outbox.is_closed());
+        assert!(drain.queue.lock().is_empty());
+    }
 }
