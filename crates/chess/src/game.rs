@@ -191,7 +191,7 @@ fn view(m: Move) -> MoveView {
         wire: uci(m).to_string(),
         from: coord(from),
         to: coord(to),
-        path: vec![coord(to)],
+        path: Vec::new(),
         captures,
         promotion: m.promotion().map(Role::char),
     }

@@ -375,7 +375,7 @@ fn view(pos: &Position, m: Move) -> MoveView {
         wire: pos.move_notation(m),
         from: m.from.to_coord(),
         to: m.to.to_coord(),
-        path: vec![m.to.to_coord()],
+        path: Vec::new(),
         captures,
         promotion: (m.kind == MoveKind::Promotion).then_some('q'),
     }

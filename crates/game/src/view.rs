@@ -37,7 +37,9 @@ pub struct MoveView {
     pub from: Coord,
     /// Square the piece ends on.
     pub to: Coord,
-    /// Landing squares in order, ending with `to` (one item for a simple move).
+    /// Landing squares in order, ending with `to`, for a move that lands more than once (a draughts capture
+    /// chain); a move of one step may leave it empty (`[to]` means the same). Legal moves are listed after every
+    /// move, so a chess move does not allocate one.
     pub path: Vec<Coord>,
     /// Squares of captured pieces (chess en passant: the passed pawn's square).
     pub captures: Vec<Coord>,

@@ -151,7 +151,7 @@ pub fn coord(c: Coord) -> [u8; 2] {
 impl From<MoveView> for LegalMove {
     /// Takes the move's own wire text (no copy): a position's legal moves are converted after every move.
     fn from(m: MoveView) -> LegalMove {
-        let path = if m.path.len() == 1 && m.path[0] == m.to {
+        let path = if m.path.len() <= 1 && m.path.iter().all(|&p| p == m.to) {
             Vec::new()
         } else {
             m.path.into_iter().map(coord).collect()
@@ -169,7 +169,7 @@ impl From<MoveView> for LegalMove {
 
 impl From<&MoveView> for LegalMove {
     fn from(m: &MoveView) -> LegalMove {
-        let path = if m.path.len() == 1 && m.path[0] == m.to {
+        let path = if m.path.len() <= 1 && m.path.iter().all(|&p| p == m.to) {
             Vec::new()
         } else {
             m.path.iter().copied().map(coord).collect()
