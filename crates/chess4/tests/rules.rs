@@ -91,6 +91,34 @@ fn capturing_a_grey_piece_scores_nothing() {
 }
 
 #[test]
+fn a_grey_king_captured_scores_0_and_grey_pieces_block_lines() {
+    let pieces = [
+        ("h1", "rK"),
+        ("g14", "yK"),
+        ("n8", "gK"),
+        ("a7", "dK"),
+        ("e7", "rQ"),
+        ("c7", "dP"),
+    ];
+    let g = game('R', [0, 1, 0, 0], [0; 4], 0, &pieces);
+    let legal = g.legal_moves();
+    let wires: Vec<&str> = legal.iter().map(|m| m.wire.as_str()).collect();
+    assert!(wires.contains(&"Qe7xc7"), "{wires:?}");
+    assert!(
+        !wires.contains(&"Qe7-b7"),
+        "the grey pawn blocks the rank: {wires:?}"
+    );
+    assert!(
+        !wires.contains(&"Qe7xa7"),
+        "the grey pawn blocks the rank: {wires:?}"
+    );
+    let mut g = game('R', [0, 1, 0, 0], [0; 4], 0, &pieces[..5]);
+    play(&mut g, &["Qe7xa7"]);
+    assert_eq!(points(&g), [0, 0, 0, 0], "a grey king is worth nothing");
+    assert_eq!(role_at(&g, "a7"), Some(Role::Queen));
+}
+
+#[test]
 fn grey_pieces_never_move_and_give_no_check() {
     // Blue is out; its grey queen on h5 looks at the Red king on h1 through empty squares.
     let mut g = game(
