@@ -307,6 +307,36 @@ fn stalemate_eliminates_the_player_and_scores_20_for_it() {
 }
 
 #[test]
+fn stalemate_with_two_players_left_eliminates_the_stalemated_one_and_ends_the_game() {
+    // Yellow and Green are out; Blue's lone king on a4 is stalemated by Rm6-m5 as in the four-player case.
+    let mut g = game(
+        'R',
+        [0, 0, 1, 1],
+        [0; 4],
+        0,
+        &[
+            ("h1", "rK"),
+            ("a4", "bK"),
+            ("g14", "dK"),
+            ("n8", "dK"),
+            ("b10", "rR"),
+            ("m6", "rR"),
+        ],
+    );
+    play(&mut g, &["Rm6-m5"]);
+    assert!(g.eliminated()[Seat::Second]);
+    assert_eq!(points(&g), [0, 20, 0, 0], "the stalemated player scores 20");
+    assert_eq!(g.turn(), None);
+    match g.outcome() {
+        Outcome::Decided(d) => assert_eq!(d.reason, EndReason::LastPlayerStanding),
+        other => panic!("not decided: {other:?}"),
+    }
+    // Places go by points: Blue's 20 beat Red's 0 although Red is the last one standing. Yellow and Green were
+    // out before the FEN4 position, which keeps no order of eliminations, so they share third place.
+    assert_eq!(places(&g), [2, 1, 3, 3]);
+}
+
+#[test]
 fn a_move_may_not_leave_the_king_attacked_by_any_live_opponent() {
     // Red's bishop on h4 stands between its king and Yellow's rook: pinned in free-for-all, free in Teams mode
     // (where Yellow is Red's partner).
