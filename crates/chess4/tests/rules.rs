@@ -262,6 +262,33 @@ fn checkmate_is_decided_immediately_after_the_move_and_scores_20() {
 }
 
 #[test]
+fn a_mover_who_only_covers_the_last_escape_of_a_king_checked_by_a_third_army_scores_the_mate() {
+    // Yellow's rook on a11 checks Blue's king on a7; Red's Rd9-b9 takes b6, b7 and b8 and gives no check itself.
+    let mut g = game(
+        'R',
+        LIVE,
+        [0; 4],
+        0,
+        &[
+            ("h1", "rK"),
+            ("a7", "bK"),
+            ("g14", "yK"),
+            ("n8", "gK"),
+            ("a11", "yR"),
+            ("d9", "rR"),
+        ],
+    );
+    play(&mut g, &["Rd9-b9"]);
+    assert!(g.eliminated()[Seat::Second]);
+    assert_eq!(
+        points(&g),
+        [20, 0, 0, 0],
+        "the mate points go to the mover, not to Yellow"
+    );
+    assert_eq!(g.turn(), Some(Seat::Third));
+}
+
+#[test]
 fn a_check_with_an_escape_is_not_mate() {
     let mut g = game(
         'R',
