@@ -179,6 +179,29 @@ fn double_check_scores_5() {
     assert_eq!(points(&g), [5, 0, 0, 0]);
 }
 
+/// Ng8-f10 checks Blue's king on d9 and opens the queen's g-file to Yellow's king on g13.
+#[test]
+fn double_check_by_a_queen_and_a_knight_scores_the_full_5() {
+    let mut g = game(
+        'R',
+        LIVE,
+        [0; 4],
+        0,
+        &[
+            ("h1", "rK"),
+            ("d9", "bK"),
+            ("g13", "yK"),
+            ("n6", "gK"),
+            ("g5", "rQ"),
+            ("g8", "rN"),
+        ],
+    );
+    play(&mut g, &["Ng8-f10"]);
+    assert!(g.position().is_check(Seat::Second));
+    assert!(g.position().is_check(Seat::Third));
+    assert_eq!(points(&g), [5, 0, 0, 0]);
+}
+
 #[test]
 fn double_check_by_a_queen_scores_1() {
     let mut g = multi_check("rQ", false);
