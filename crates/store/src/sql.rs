@@ -52,11 +52,15 @@ mod tuning {
     /// many pages, and every commit waits while it does. The background checkpointer (`checkpoint.rs`) has copied
     /// nearly all of them by then, so the writer's checkpoint is short and lets the WAL start again.
     ///
-    /// Measured with `parlor loadtest --games 5000 --rate 5000` (see docs/deploy.md), p99 move latency: writer
-    /// alone at SQLite's default of 1,000 pages 19 ms, at 100 pages 5.5-168 ms (storage stalls of 70-170 ms in two
-    /// runs of five). With the checkpointer every 5 ms: 300 pages 5.4 and 5.5 ms, 1,000 pages 5.1-7.3 ms, both with
-    /// max 16-31 ms; every 20 ms with 1,000 and 4,000 pages: 7.5-9.1 and 8.8-10.5 ms.
-    pub const SQLITE_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 300";
+    /// A group commit under full load writes a few hundred pages: with a limit of a few hundred, nearly every commit
+    /// would run a checkpoint of its own (8% of the server's CPU in `perf`, with its fsync). At 4,000 pages (16 MiB
+    /// of WAL) the store bench's closed loop of 1,000 tables carries 82k moves/s against 66k at 300 pages (100
+    /// tables: 67-70k against 44-46k), and `parlor loadtest --games 5000 --rate 5000` has p99 3.6 ms (4.6 ms at 300
+    /// pages in the same A/B). Figures: docs/results/2026-12-05-server-core.md.
+    pub const SQLITE_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 4000";
+    /// Temporary tables and the statement journal in memory: a multi-row insert keeps a statement journal to undo
+    /// itself alone, and on a file it spilled past 64 KiB, a 4 KiB write for every move of a large group commit.
+    pub const SQLITE_TEMP_STORE: &str = "PRAGMA temp_store = MEMORY";
     /// The background checkpointer's pause between two passive checkpoints (every 2 ms cost 10% more CPU per move
     /// for no gain in p99).
     pub const SQLITE_CHECKPOINT_PAUSE: Duration = Duration::from_millis(5);
@@ -138,6 +142,7 @@ impl Db {
                     sqlx::query("PRAGMA foreign_keys = ON")
                         .execute(&mut *conn)
                         .await?;
+                    sqlx::query(tuning::SQLITE_TEMP_STORE).execute(&mut *conn).await?;
                     Ok(())
                 })
             })
@@ -1276,7 +1281,12 @@ mod tests {
                 .fetch_one(&db.write)
                 .await
                 .unwrap();
-            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 300);
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 4000);
+            let row = sqlx::query("PRAGMA temp_store")
+                .fetch_one(&db.write)
+                .await
+                .unwrap();
+            assert_eq!(row.try_get::<i64, _>(0).unwrap(), 2, "temp_store = MEMORY");
             db.close().await;
             for suffix in ["", "-wal", "-shm"] {
                 let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
