@@ -31,6 +31,12 @@ export function nameNode(name) {
   return h('bdi', { dir: 'auto' }, String(name));
 }
 
+/** A move's text (`Qn7xj11`, `g13-g11`) that may wrap only after a '-' or 'x', between its squares, never inside
+ * a square's name: the parts with a `<wbr>` between them. */
+export function notation(display) {
+  return String(display).split(/(?<=[-x])/).flatMap((part, i) => (i ? [h('wbr', {}), part] : [part]));
+}
+
 /** Remove every child. */
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);

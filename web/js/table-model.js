@@ -147,3 +147,41 @@ export function byColour(model, perSeat) {
   (perSeat || []).forEach((v, seat) => { out[colourOf(model, seat)] = v; });
   return out;
 }
+
+/** Each army's latest move in the current game, marked on a four-player board until that army moves again:
+ * [{colour, from, to, newest}] for every seat that has moved and is still in. */
+export function lastByArmy(model) {
+  const g = model && model.game;
+  if (!g) return [];
+  const latest = new Map();
+  (g.moves || []).forEach((mv, i) => latest.set(mv.seat, { wire: mv.wire, i }));
+  const last = (g.moves || []).length - 1;
+  const out = [];
+  for (const [seat, { wire, i }] of latest) {
+    if (g.eliminated && g.eliminated[seat]) continue;
+    const sq = wireSquares(model.spec.game, wire);
+    if (sq) out.push({ colour: colourOf(model, seat), from: sq.from, to: sq.to, newest: i === last });
+  }
+  return out;
+}
+
+/** The move list as rounds: one row per round, one cell per colour in turn order, a cell empty where that colour
+ * did not move (it was out, or the round is still going). A row ends when the next mover's colour comes before
+ * or equals the last one's, so rows stay aligned by colour after an elimination. */
+export function moveRows(model) {
+  const g = model && model.game;
+  const n = (model && model.seats.length) || 2;
+  const rows = [];
+  let row = null;
+  let prev = -1;
+  (g ? g.moves || [] : []).forEach((mv, i) => {
+    const c = colourOf(model, mv.seat);
+    if (!row || c <= prev) {
+      row = { number: rows.length + 1, cells: new Array(n).fill(null) };
+      rows.push(row);
+    }
+    row.cells[c] = { ply: i + 1, seat: mv.seat, display: mv.display };
+    prev = c;
+  });
+  return rows;
+}

@@ -110,3 +110,20 @@ test('draughts numbering on 10x10: 1-5 = b10..j10, 46 = a1, 50 = i1', () => {
   assert.equal(squareName(...pdnSquare(b, 50)), 'i1');
   for (let n = 1; n <= 50; n++) assert.equal(pdnNumber(b, ...pdnSquare(b, n)), n);
 });
+
+test('arrow keys step through existing squares as drawn, and stop at the edge', async () => {
+  const { stepView } = await import('../js/board/geometry.js');
+  const chess = boardOf('chess');
+  assert.deepEqual(stepView(chess, 0, [4, 1], 0, -1), [4, 2], 'up from e2 is e3 for White');
+  assert.deepEqual(stepView(chess, 2, [4, 1], 0, -1), [4, 0], 'up from e2 is e1 for Black (board turned)');
+  assert.deepEqual(stepView(chess, 0, [0, 0], -1, 0), [0, 0], 'a1 is the left edge');
+  const c4 = boardOf('chess4');
+  assert.deepEqual(stepView(c4, 0, [3, 1], -1, 0), [3, 1], 'left of d2 is a missing corner: stay');
+  assert.deepEqual(stepView(c4, 0, [2, 3], 0, 1), [2, 3], 'below c4 is a corner');
+  assert.deepEqual(stepView(c4, 0, [10, 3], 0, 1), [10, 2], 'k4 down to k3');
+  assert.deepEqual(stepView(c4, 1, [0, 3], 0, -1), [1, 3], 'Blue sees the a-file at the bottom: up from a4 is b4');
+  const d = boardOf('draughts/english');
+  assert.deepEqual(stepView(d, 0, [0, 0], 0, -1), [1, 1], 'a1 up goes to the next dark square, b2');
+  assert.deepEqual(stepView(d, 0, [0, 0], 1, 0), [2, 0], 'a1 right goes to c1 (the light b1 is passed over)');
+  assert.deepEqual(stepView(d, 0, [7, 7], 0, -1), [7, 7], 'h8 is the top edge');
+});

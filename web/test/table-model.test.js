@@ -1,7 +1,7 @@
 // Applying table events in order, gaps and duplicates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fromState, applyEvent, isMyTurn, plyOf, wireSquares } from '../js/table-model.js';
+import { fromState, applyEvent, isMyTurn, plyOf, wireSquares, lastByArmy, moveRows } from '../js/table-model.js';
 
 const state = () => ({
   id: 't1', code: null, spec: { game: 'chess', rules: { show_legal: true }, seats: [] }, version: 5,
@@ -99,4 +99,33 @@ test('a full state merges its chat with the lines already received', () => {
   const after = fromState({ ...state(), chat: [ana, late] }, 0, before);
   assert.deepEqual(after.chat, [ana, bo, late]);
   assert.deepEqual(fromState({ ...state(), id: 't2', chat: [late] }, 0, before).chat, [late], 'another table: its own chat only');
+});
+
+const four = (moves, eliminated = [false, false, false, false]) => ({
+  spec: { game: 'chess4' }, seats: [{}, {}, {}, {}], you: 0,
+  game: { moves: moves.map(([seat, wire, display]) => ({ seat, wire, display: display || wire })), eliminated, turn: 0 },
+});
+
+test('four-player: each army still in keeps its latest move marked, the newest flagged', () => {
+  const m = four([[0, 'h2-h3'], [1, 'b7-c7'], [2, 'g13-g12'], [3, 'm8-l8'], [0, 'e2-e4']]);
+  const marks = lastByArmy(m);
+  assert.deepEqual(marks.map((x) => [x.colour, x.from, x.to, x.newest]), [
+    [0, [4, 1], [4, 3], true], [1, [1, 6], [2, 6], false], [2, [6, 12], [6, 11], false], [3, [12, 7], [11, 7], false]]);
+  const out = four([[0, 'h2-h3'], [1, 'b7-c7'], [2, 'g13-g12']], [false, true, false, false]);
+  assert.deepEqual(lastByArmy(out).map((x) => x.colour), [0, 2], 'an army that is out has no mark');
+});
+
+test('four-player move list: one column per colour, rows by round, aligned after an elimination', () => {
+  // Blue (1) goes out after round 2: rounds 3 and 4 have Red, Yellow, Green with Blue's cell empty.
+  const seats = [0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 3, 0, 2];
+  const m = four(seats.map((s, i) => [s, 'a' + i, i === 5 ? 'Qn7xh13+' : 'm' + i]), [false, true, false, false]);
+  const rows = moveRows(m);
+  assert.equal(rows.length, 4);
+  assert.deepEqual(rows.map((r) => r.cells.map((c) => (c ? c.ply : null))), [
+    [1, 2, 3, 4], [5, 6, 7, 8], [9, null, 10, 11], [12, null, 13, null]]);
+  assert.equal(rows[1].cells[1].display, 'Qn7xh13+');
+  // A rotated game (seat 2 moved first): columns are colours, not seats.
+  const r = four([[2, 'x'], [3, 'y'], [0, 'z']]);
+  r.game.turn = 1;
+  assert.deepEqual(moveRows(r)[0].cells.map((c) => c && c.seat), [2, 3, 0, null]);
 });

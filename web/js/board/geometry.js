@@ -146,3 +146,21 @@ export function edgeLabels(board, q) {
 export function key(f, r) {
   return f + ',' + r;
 }
+
+/** The square an arrow key leads to from `sq`, as the board is drawn (turned by `q`): `dx`, `dy` one screen column
+ * or row (-1 or 1, `dy` down). Missing squares are passed over: the cross's corners, and on a draughts board the
+ * light squares (up and down go to the nearest dark square of the next row, right first). At the edge it stays. */
+export function stepView(board, q, sq, dx, dy) {
+  const [x, y] = toView(board, q, sq[0], sq[1]);
+  const sideways = dy !== 0 && board.family === 'draughts' ? [0, 1, -1] : [0];
+  for (let k = 1; k < board.size; k++) {
+    for (const off of sideways) {
+      const vx = x + dx * k + off;
+      const vy = y + dy * k;
+      if (vx < 0 || vy < 0 || vx >= board.size || vy >= board.size) continue;
+      const next = fromView(board, q, vx, vy);
+      if (isPlayable(board, next[0], next[1])) return next;
+    }
+  }
+  return sq;
+}

@@ -1,10 +1,12 @@
 // The board as SVG: one renderer for 8x8, 10x10 (dark squares) and the 14x14 cross, turned so the viewer's seat
 // is at the bottom, with coordinates on the edge, last move, check, selection and legal destinations. Input
 // (click-click and drag, mouse and touch) goes through the pure state machine in state.js; the board reports a
-// chosen wire move and knows no rules.
+// chosen wire move and knows no rules. The keyboard works it too: one square at a time takes the focus (Tab
+// reaches the board, arrow keys move over the squares as drawn, Enter or Space selects and moves, Escape cancels),
+// and each square is read out by its label (square, piece).
 
 import { s, h, clear, pieceIcon } from '../dom.js';
-import { boardOf, squares, toView, fromView, isDark, isPlayable, squareName, pdnNumber, edgeLabels, key } from './geometry.js';
+import { boardOf, squares, toView, fromView, isDark, isPlayable, squareName, pdnNumber, edgeLabels, key, stepView } from './geometry.js';
 import { parsePosition, ARMIES } from './position.js';
 import * as input from './state.js';
 import { t } from '../i18n/index.js';
@@ -30,8 +32,10 @@ export class Board {
     this.pieces = new Map();
     this.eliminated = [];
     this.last = null;
+    this.armyLast = [];
     this.check = [];
     this.drag = null;
+    this.cursor = null;
     const n = this.board.size;
     const size = n * SQ;
     // Draughts shows its square numbers inside the squares, so it needs no edge margin.
@@ -52,10 +56,17 @@ export class Board {
     this.svg.addEventListener('pointerup', (e) => this.up(e));
     this.svg.addEventListener('pointercancel', () => this.endDrag());
     this.svg.addEventListener('contextmenu', (e) => e.preventDefault());
+    this.svg.addEventListener('keydown', (e) => this.key(e));
+    this.svg.addEventListener('focusin', (e) => {
+      const name = e.target.getAttribute && e.target.getAttribute('data-square');
+      if (name) { this.cursor = this.sqOf(name); this.drawMarks(); }
+    });
+    this.svg.addEventListener('focusout', () => this.drawMarks());
   }
 
-  /** Update what is shown. Fields: position, legal, last {from,to}, check, quarterTurns, showLegal, interactive,
-   * eliminated, animate (bool). */
+  /** Update what is shown. Fields: position, legal, last {from,to}, armyLast (four-player: [{colour, from, to,
+   * newest}], each army's latest move, drawn in its colour with its shape mark instead of the one last move),
+   * check, quarterTurns, showLegal, interactive, eliminated, animate (bool). */
   set(v) {
     const turned = v.quarterTurns !== undefined && v.quarterTurns !== this.q;
     if (v.quarterTurns !== undefined) this.q = v.quarterTurns;
@@ -66,12 +77,14 @@ export class Board {
       this.state = input.refresh(this.state, this.legal);
     }
     if (v.last !== undefined) this.last = v.last;
+    if (v.armyLast !== undefined) this.armyLast = v.armyLast || [];
     if (v.check !== undefined) this.check = v.check || [];
     if (v.showLegal !== undefined) this.showLegal = v.showLegal;
     if (v.interactive !== undefined) this.interactive = v.interactive;
     if (v.eliminated !== undefined) this.eliminated = v.eliminated || [];
     if (!this.interactive) this.state = input.idle();
     this.drawSquares(turned || !this.layers.squares.firstChild);
+    this.updateFocus();
     this.drawMarks();
     this.drawPieces(v.animate && this.last ? { from: this.last.from, to: this.last.to, old: oldPieces } : null);
     this.drawDests();
@@ -96,7 +109,9 @@ export class Board {
     return this.eliminated[p.seat] ? 'grey' : ARMIES[p.seat];
   }
 
-  drawSquares() {
+  drawSquares(rebuild) {
+    if (!rebuild) { this.updateLabels(); return; }
+    const hadFocus = this.svg.contains(document.activeElement);
     const g = clear(this.layers.squares);
     const labels = clear(this.layers.labels);
     // Draughts square numbers sit above the pieces (a man never hides its square's number), outlined to be read
@@ -106,7 +121,7 @@ export class Board {
     for (const [f, r] of squares(this.board)) {
       const [x, y] = this.xy(f, r);
       const name = squareName(f, r);
-      const rect = s('rect', { x, y, width: SQ, height: SQ, class: isDark(f, r) ? 'sq dark' : 'sq light', 'data-square': name, role: 'img' });
+      const rect = s('rect', { x, y, width: SQ, height: SQ, class: isDark(f, r) ? 'sq dark' : 'sq light', 'data-square': name, role: 'button', tabindex: '-1' });
       g.appendChild(rect);
       if (this.board.family === 'draughts') {
         nums.appendChild(s('text', { x: x + 4, y: y + 20, class: 'num' }, String(pdnNumber(this.board, f, r))));
@@ -125,6 +140,50 @@ export class Board {
       rows.forEach((c, i) => labels.appendChild(s('text', { x: -MARGIN / 2, y: i * SQ + SQ / 2 + 8, class: 'coord', 'text-anchor': 'middle' }, c)));
     }
     this.updateLabels();
+    if (hadFocus) this.focusCursor();
+  }
+
+  /** The square the keyboard is on: where it last was, else the first piece that can move, else the bottom-left
+   * square as drawn. Exactly one square is in the Tab order. */
+  updateFocus() {
+    if (!this.cursor || !isPlayable(this.board, this.cursor[0], this.cursor[1])) {
+      const n = this.board.size;
+      this.cursor = this.legal.length ? this.legal[0].from : null;
+      for (let x = 0; !this.cursor && x < n; x++) {
+        const sq = fromView(this.board, this.q, x, n - 1);
+        if (isPlayable(this.board, sq[0], sq[1])) this.cursor = sq;
+        else {
+          const up = stepView(this.board, this.q, sq, 0, -1);
+          if (isPlayable(this.board, up[0], up[1]) && (up[0] !== sq[0] || up[1] !== sq[1])) this.cursor = up;
+        }
+      }
+    }
+    const name = squareName(this.cursor[0], this.cursor[1]);
+    for (const rect of this.layers.squares.querySelectorAll('rect[data-square]')) {
+      rect.setAttribute('tabindex', rect.getAttribute('data-square') === name ? '0' : '-1');
+    }
+  }
+
+  focusCursor() {
+    const rect = this.cursor && this.layers.squares.querySelector(`rect[data-square="${squareName(this.cursor[0], this.cursor[1])}"]`);
+    if (rect) rect.focus();
+  }
+
+  key(e) {
+    const arrows = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (!this.cursor) return;
+    if (arrows[e.key]) {
+      e.preventDefault();
+      this.cursor = stepView(this.board, this.q, this.cursor, ...arrows[e.key]);
+      this.updateFocus();
+      this.focusCursor();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (this.interactive) this.apply(input.click(this.state, this.legal, this.cursor));
+    } else if (e.key === 'Escape' && (this.state.selected || this.state.pending)) {
+      e.preventDefault();
+      this.apply({ state: input.cancel(), play: null });
+    }
   }
 
   updateLabels() {
@@ -147,7 +206,20 @@ export class Board {
       const [x, y] = this.xy(sq[0], sq[1]);
       g.appendChild(s('rect', { x, y, width: SQ, height: SQ, class: cls }));
     };
-    if (this.last) {
+    if (this.board.family === 'chess4' && this.armyLast.length) {
+      // Every army's latest move stays marked until it moves again: the square it left outlined, the square it
+      // reached tinted, both in the army's colour, with its shape in the corner the piece's own mark leaves free.
+      for (const a of this.armyLast) {
+        const army = ARMIES[a.colour];
+        const colour = ARMY_COLOURS[army];
+        const cls = 'mark-army' + (a.newest ? ' newest' : '');
+        const [fx, fy] = this.xy(a.from[0], a.from[1]);
+        g.appendChild(s('rect', { x: fx + 4, y: fy + 4, width: SQ - 8, height: SQ - 8, class: cls + ' from', stroke: colour, 'data-army': army, 'data-square': squareName(...a.from) }));
+        const [tx, ty] = this.xy(a.to[0], a.to[1]);
+        g.appendChild(s('rect', { x: tx, y: ty, width: SQ, height: SQ, class: cls + ' to', fill: colour, stroke: colour, 'data-army': army, 'data-square': squareName(...a.to) }));
+        g.appendChild(s('use', { href: '#mark-' + army, x: tx + 4, y: ty + 4, width: 24, height: 24, class: 'mark-army-shape', style: `color:${colour}` }));
+      }
+    } else if (this.last) {
       mark(this.last.from, 'mark-last');
       mark(this.last.to, 'mark-last');
     }
@@ -156,6 +228,11 @@ export class Board {
       g.appendChild(s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.48, class: 'mark-check' }));
     }
     if (this.state.selected) mark(this.state.selected, 'mark-selected');
+    const focused = this.svg.contains(document.activeElement) && document.activeElement.matches(':focus-visible');
+    if (this.cursor && focused) {
+      const [x, y] = this.xy(this.cursor[0], this.cursor[1]);
+      g.appendChild(s('rect', { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, class: 'mark-cursor' }));
+    }
   }
 
   drawPieces(anim) {

@@ -1,10 +1,10 @@
 // A player's finished games (`history` messages) and the replay of one game (GET /api/game/{id}).
 
-import { h, replace, clear } from '../dom.js';
+import { h, replace, clear, notation } from '../dom.js';
 import { t, num, language, isolate } from '../i18n/index.js';
 import { Board } from '../board/render.js';
 import { replayPositions } from '../board/replay.js';
-import { wireSquares } from '../table-model.js';
+import { wireSquares, moveRows, lastByArmy } from '../table-model.js';
 import { familyOf } from '../board/geometry.js';
 import { imageUrl, positionText } from '../board/image-url.js';
 import { seatLabel } from './table.js';
@@ -112,6 +112,7 @@ function mountReplay(app, main, id) {
     const seats = familyOf(g) === 'chess4' ? 4 : 2;
     const colour = (seat) => (((seat - first) % seats) + seats) % seats;
     board.last = ply ? wireSquares(g, data.moves[ply - 1].wire) : null;
+    if (seats === 4) board.armyLast = lastByArmy({ spec: { game: g }, seats: new Array(4).fill(null), game: { moves: data.moves.slice(0, ply) } });
     board.drawMarks();
     const shot = page.querySelector('[data-action="share-image"]');
     if (shot) shot.href = imageUrl(g, ply ? (data.moves[ply - 1].position || positionText(g, positions[ply], (colour(data.moves[ply - 1].seat) + 1) % seats)) : data.start, 0, board.last);
@@ -126,10 +127,13 @@ function mountReplay(app, main, id) {
     const boardHost = h('div', { class: 'board-host' });
     const movesBox = h('ol', { class: 'moves', id: 'moves' });
     const per = fam === 'chess4' ? 4 : 2;
-    data.moves.forEach((m, k) => {
-      if (k % per === 0) movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(k / per + 1) + '.')));
-      movesBox.lastChild.appendChild(h('button', { type: 'button', class: 'move link', 'data-ply': k + 1, onclick: () => go(k + 1) }, m.display));
-    });
+    movesBox.style.setProperty('--cols', per);
+    for (const row of moveRows({ spec: { game }, seats: new Array(per).fill(null), game: { moves: data.moves } })) {
+      movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(row.number) + '.'),
+        ...row.cells.map((c, colour) => (c
+          ? h('button', { type: 'button', class: 'move link', 'data-ply': c.ply, 'data-colour': colour, onclick: () => go(c.ply) }, notation(c.display))
+          : h('span', { class: 'move-none', 'data-colour': colour })))));
+    }
     replace(page,
       h('div', { class: 'table-main' }, boardHost, controls(), h('p', { id: 'ply', class: 'muted' })),
       h('aside', { class: 'table-side' },
@@ -145,7 +149,7 @@ function mountReplay(app, main, id) {
   }
 
   const onKey = (e) => {
-    if (e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) return;
+    if (e.defaultPrevented || (e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName))) return;
     if (e.key === 'ArrowLeft') go(ply - 1);
     if (e.key === 'ArrowRight') go(ply + 1);
     if (e.key === 'Home') go(0);

@@ -1,13 +1,13 @@
 // A table: board, seats with clocks, move list, chat, game actions, result, sharing and export.
 
-import { h, replace, clear, pieceIcon, nameNode } from '../dom.js';
+import { h, replace, clear, pieceIcon, nameNode, notation } from '../dom.js';
 import { t, num, isolate } from '../i18n/index.js';
 import { Board, ARMY_COLOURS } from '../board/render.js';
 import { quarterTurns, familyOf, draughtsColour } from '../board/geometry.js';
 import { ARMIES, parsePosition } from '../board/position.js';
 import { imageUrl } from '../board/image-url.js';
 import { matchTyped } from '../board/state.js';
-import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour } from '../table-model.js';
+import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows } from '../table-model.js';
 import { remainingNow, moveLeftNow, formatClock, isLow } from '../clock.js';
 import * as sound from '../sound.js';
 import { tcLabel } from '../app.js';
@@ -141,6 +141,7 @@ export function mount(app, main, params) {
       position: g ? g.position : emptyPosition(game),
       legal: g && canMove() ? g.legal : [],
       last: g ? g.last : null,
+      armyLast: g ? lastByArmy(model) : [],
       check: g ? g.check : [],
       showLegal: model.spec.rules ? model.spec.rules.show_legal !== false : true,
       interactive: canMove(),
@@ -321,13 +322,20 @@ export function mount(app, main, params) {
     clear(movesBox);
     const g = model.game;
     if (!g || !(g.moves || []).length) { movesBox.appendChild(h('li', { class: 'muted none' }, t('table.no_moves'))); return; }
-    const per = model.seats.length;
-    const moves = g.moves;
-    // Rows of one move per seat, numbered in Western digits like the notation itself.
-    for (let i = 0; i < moves.length; i += per) {
-      const li = h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(i / per + 1) + '.'));
-      for (let k = i; k < Math.min(i + per, moves.length); k++) li.appendChild(h('span', { class: 'move', 'data-ply': k + 1, 'data-seat': moves[k].seat }, moves[k].display));
-      movesBox.appendChild(li);
+    const n = model.seats.length;
+    const fam = familyOf(model.spec.game);
+    movesBox.style.setProperty('--cols', n);
+    // One column per colour (four-player chess: headed by each army's shape), one row per round, numbered in
+    // Western digits like the notation itself; a long move wraps inside its own cell.
+    if (fam === 'chess4') {
+      movesBox.appendChild(h('li', { class: 'move-row move-head', 'aria-hidden': 'true' }, h('span', { class: 'mnum' }),
+        ...[...Array(n).keys()].map((c) => h('span', { class: 'move-col seat-mark', style: `color:${ARMY_COLOURS[ARMIES[c]]}` }, pieceIcon('army-K', null, 20), pieceIcon(MARK_OF[c], null, 11)))));
+    }
+    for (const row of moveRows(model)) {
+      movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(row.number) + '.'),
+        ...row.cells.map((c, colour) => (c
+          ? h('span', { class: 'move', 'data-ply': c.ply, 'data-seat': c.seat, 'data-colour': colour }, notation(c.display))
+          : h('span', { class: 'move-none', 'data-colour': colour })))));
     }
     movesBox.scrollTop = movesBox.scrollHeight;
   }
