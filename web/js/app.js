@@ -5,6 +5,7 @@ import { h, replace, clear, s as svgEl } from './dom.js';
 import { Connection } from './net/socket.js';
 import { t, num, initLanguage, loadLanguage, setLanguage, language, LANG_NAMES, LANG_CODES, onLanguage } from './i18n/index.js';
 import * as sound from './sound.js';
+import * as notify from './notify.js';
 
 // Each page is loaded when first shown; the server preloads the one its address asks for.
 const PAGES = {
@@ -241,7 +242,15 @@ function renderHeader() {
   const presence = h('button', { type: 'button', id: 'presence', class: 'icon ' + (app.online ? 'on' : 'off'), 'data-online': String(app.online),
     title: t(app.online ? 'presence.online' : 'presence.offline'), 'aria-label': t(app.online ? 'presence.go_offline' : 'presence.go_online'),
     onclick: () => { app.online = !app.online; app.send({ t: 'presence', online: app.online }); renderHeader(); } }, app.online ? '●' : '○');
-  replace(bar, presence, mute, themeSel, langSel);
+  const notifyOn = notify.isOn();
+  const bell = notify.supported() ? h('button', { type: 'button', id: 'notify', class: 'icon', 'aria-pressed': String(notifyOn),
+    title: t(notifyOn ? 'notify.on' : 'notify.off'), 'aria-label': t(notifyOn ? 'notify.on' : 'notify.off'),
+    onclick: async () => {
+      const on = await notify.setOn(!notify.isOn());
+      renderHeader();
+      toast(t(on ? 'notify.turned_on' : notify.supported() && Notification.permission === 'denied' ? 'notify.denied' : 'notify.turned_off'));
+    } }, bellIcon(notifyOn)) : null;
+  replace(bar, presence, mute, bell, themeSel, langSel);
   replace(document.getElementById('brand'), t('app.name'));
   replace(document.querySelector('.nav'),
     h('a', { href: '/', 'data-nav': 'lobby' }, t('nav.lobby')),
@@ -252,15 +261,28 @@ function renderHeader() {
   highlightNav();
 }
 
+let lastReason = '';
+
 /** The tab says when this player is wanted (their move, or a challenge waits), in its title and its icon, so a
  * player in another tab sees it; the table page sets `app.myTurn`. */
 function showAttention() {
   const challenged = app.me && [...app.challenges.values()].some((c) => c.state === 'pending' && c.from.id !== app.me.id);
   const why = app.myTurn ? t('title.your_move') : challenged ? t('title.challenge') : null;
   document.title = why ? `● ${why} · ${t('app.name')}` : t('app.name');
+  // A new reason to be here (the move came round, a challenge arrived): tell the player once.
+  const reason = app.myTurn ? 'turn' : challenged ? 'challenge' : '';
+  if (reason && reason !== lastReason) notify.tell(`${why} · ${t('app.name')}`, t(reason === 'turn' ? 'notify.turn_body' : 'notify.challenge_body'));
+  lastReason = reason;
   document.documentElement.dataset.attention = why ? (app.myTurn ? 'turn' : 'challenge') : '';
   const icon = document.querySelector('link[rel="icon"]');
   if (icon) icon.href = why ? 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d8473d"/></svg>') : 'data:,';
+}
+
+/** A bell drawn in SVG, crossed out when notifications are off. */
+function bellIcon(on) {
+  return svgEl('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true' },
+    svgEl('path', { d: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0', fill: on ? 'currentColor' : 'none', stroke: 'currentColor', 'stroke-width': '1.8' }),
+    on ? null : svgEl('path', { d: 'M4 4l16 16', stroke: 'currentColor', 'stroke-width': '2' }));
 }
 
 /** A speaker drawn in SVG (emoji fonts are not everywhere), crossed out when muted. */

@@ -1,6 +1,8 @@
 // Small DOM helpers. Text is always inserted as text nodes: names and chat from players can never become HTML.
 // `style` goes through the CSSOM: the Content-Security-Policy refuses style attributes.
 
+import { displayName } from './i18n/index.js';
+
 /** Make an element: h('button', {class: 'x', onclick: f, 'data-action': 'resign'}, 'text', child ...). */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -26,9 +28,10 @@ export function append(el, children) {
   return el;
 }
 
-/** A player's name in a `<bdi>`: it cannot reorder the text around it. */
+/** A player's name in a `<bdi>`: it cannot reorder the text around it. A new player's given name is shown in the
+ * page's language (displayName). */
 export function nameNode(name) {
-  return h('bdi', { dir: 'auto' }, String(name));
+  return h('bdi', { dir: 'auto' }, displayName(String(name)));
 }
 
 /** A move's text (`Qn7xj11`, `g13-g11`) that may wrap only after a '-' or 'x', between its squares, never inside

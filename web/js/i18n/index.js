@@ -29,10 +29,21 @@ export function fill(template, params) {
   return String(template).replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
 }
 
-/** A name isolated in text (FSI…PDI, as `<bdi>`); t() isolates each {name}. */
+/** A name isolated in text (FSI…PDI, as `<bdi>`), as the page's language shows it; t() isolates each {name}. */
 export function isolate(name) {
   const s = String(name);
-  return s.startsWith('\u2068') && s.endsWith('\u2069') ? s : '\u2068' + s + '\u2069';
+  return s.startsWith('\u2068') && s.endsWith('\u2069') ? s : '\u2068' + displayName(s) + '\u2069';
+}
+
+const GUEST = /^Guest-([0-9A-F]{4})$/i;
+
+/** A name as shown: the name the server gives a new player (`Guest-` and four hexadecimal digits, unique per
+ * player) reads in the page's language and digits, its tag as a number (`Guest-822C` is "Guest 33324", "অতিথি
+ * ৩৩৩২৪", "पाहुणे ३३३२४"), so it stays unique; a name a player chose is shown as it is. */
+export function displayName(name) {
+  const m = GUEST.exec(String(name));
+  const s = m && (tables[current] || {})['guest.name'];
+  return s ? fill(s, { n: num(String(parseInt(m[1], 16))) }) : String(name);
 }
 
 let current = 'en';

@@ -2,7 +2,7 @@
 // join by code, play the computer, challenge a player.
 
 import { h, replace, clear, nameNode } from '../dom.js';
-import { t, num } from '../i18n/index.js';
+import { t, num, displayName } from '../i18n/index.js';
 import { tcLabel, renderChallenges } from '../app.js';
 
 export const GAMES = ['chess', 'draughts', 'chess4'];
@@ -41,7 +41,12 @@ export function mount(app, main) {
   let quickVariant = 'english';
   let challengeTo = null; // a player being challenged: the form sends `challenge` instead of `create`
 
-  const nameInput = h('input', { id: 'name', name: 'name', maxlength: 24, autocomplete: 'nickname', dir: 'auto', value: app.me ? app.me.name : '' });
+  const nameInput = h('input', { id: 'name', name: 'name', maxlength: 24, autocomplete: 'nickname', dir: 'auto' });
+  // The box shows the player's name as the page shows it (a given guest name in the page's language); saved
+  // unchanged, the name stays the one the server gave.
+  let shownName = '';
+  const showName = () => { shownName = app.me ? displayName(app.me.name) : ''; nameInput.value = shownName; };
+  showName();
   const playersBox = h('ul', { class: 'players', id: 'players' });
   const tablesBox = h('div', { class: 'tables', id: 'tables' });
   const formBox = h('section', { class: 'card', id: 'create' });
@@ -53,7 +58,7 @@ export function mount(app, main) {
       h('section', { class: 'card intro' },
         h('h1', {}, t('app.name')),
         h('p', { class: 'muted' }, t('app.tagline')),
-        h('form', { class: 'row', id: 'name-form', onsubmit: (e) => { e.preventDefault(); app.send({ t: 'set_name', name: nameInput.value.trim() }); } },
+        h('form', { class: 'row', id: 'name-form', onsubmit: (e) => { e.preventDefault(); const v = nameInput.value.trim(); app.send({ t: 'set_name', name: v === shownName && app.me ? app.me.name : v }); } },
           h('label', { for: 'name' }, t('lobby.name')), nameInput,
           h('button', { type: 'submit', 'data-action': 'save-name' }, t('lobby.name_save')))),
       h('section', { class: 'card quick' },
@@ -217,8 +222,8 @@ export function mount(app, main) {
   if (app.status === 'open') app.send({ t: 'lobby', on: true });
 
   return {
-    onWelcome() { app.send({ t: 'lobby', on: true }); nameInput.value = app.me ? app.me.name : ''; },
-    relabel() { const v = nameInput.value; render(); nameInput.value = v; },
+    onWelcome() { app.send({ t: 'lobby', on: true }); showName(); },
+    relabel() { const v = nameInput.value; const untouched = v === shownName; render(); if (untouched) showName(); else nameInput.value = v; },
     onMessage(msg) {
       switch (msg.t) {
         case 'lobby':
@@ -233,7 +238,7 @@ export function mount(app, main) {
         case 'player_online': players = [...players.filter((p) => p.id !== msg.player.id), msg.player]; renderPlayers(); break;
         case 'player_offline': players = players.filter((p) => p.id !== msg.id); renderPlayers(); break;
         case 'relations': renderPlayers(); break;
-        case 'named': nameInput.value = msg.you.name; app.toast(t('lobby.name_saved')); break;
+        case 'named': showName(); app.toast(t('lobby.name_saved')); break;
         case 'created': app.navigate('/table/' + msg.table); break;
         default: break;
       }
