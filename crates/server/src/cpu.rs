@@ -97,9 +97,10 @@ fn engine_request(request: &Request, game: &AnyGame) -> parlor_ai::Request {
         })
         .collect();
     // Moves alone replay the game unless an event (a four-player resignation or flag) changed it: then the engine
-    // starts from the current position.
+    // starts from the current position. The start is the game's own: a four-player game may begin with any seat to
+    // move (a rotated rematch), which the standard start would not say.
     let (start, moves) = if moves.len() == request.steps.len() {
-        (request.setup.start.clone().unwrap_or_default(), moves)
+        (game.start_text(), moves)
     } else {
         (game.position_text(), Vec::new())
     };
@@ -115,6 +116,32 @@ fn engine_request(request: &Request, game: &AnyGame) -> parlor_ai::Request {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    /// A four-player game that Blue opens (a rotated rematch): the engine is given the game's own start, Blue to
+    /// move, and answers with one of Blue's moves, also after one move by each.
+    #[test]
+    fn the_engine_plays_the_seat_to_move_when_the_game_began_with_another() {
+        let setup = GameSetup {
+            game: "chess4".to_owned(),
+            start: None,
+            first: 1,
+            mandatory_capture: true,
+            move_limit: None,
+        };
+        for steps in [vec![], vec!["b7-c7", "g13-g12", "m8-l8", "h2-h3"]] {
+            let request = Request {
+                kind: setup.kind().unwrap(),
+                setup: setup.clone(),
+                steps: steps.iter().map(|w| Step::Move((*w).to_owned())).collect(),
+                level: Level::Easy,
+                budget: Duration::from_millis(50),
+                stop: Arc::new(AtomicBool::new(false)),
+            };
+            let wire = choose(&request).expect("a move for Blue");
+            let mut game = replay(&request.setup, &request.steps).unwrap();
+            assert!(game.play(&wire).is_ok(), "{wire} after {steps:?}");
+        }
+    }
 
     /// A draughts table where capturing is optional: once a player has declined a capture, the engine still
     /// replays the game and answers (it used to refuse the declined capture and leave the table to random moves).
