@@ -1,7 +1,7 @@
 // A table as the client knows it: the server's TableState plus the events applied in order (docs/protocol.md
 // "Table events"). Pure: each function returns a new model; no DOM, no socket.
 
-import { boardOf, parseSquare, pdnSquare } from './board/geometry.js';
+import { boardOf, familyOf, parseSquare, pdnSquare } from './board/geometry.js';
 
 /** A model from a full `table` state. `now` stamps the clocks so they can count down. The chat is the state's
  * latest lines merged with the lines already received: the server leaves out the lines of players the viewer
@@ -126,17 +126,20 @@ export function plyOf(model) {
 }
 
 /** The seat that moved first in the table's current game. With the house rule `rotate_first` a rematch starts one
- * seat further clockwise, so seat and colour differ: the first mover plays White (chess), the side that moves first
- * in the draughts variant, or Red (four-player). */
+ * seat further clockwise. At two-player tables the colours go round with it, so seat and colour differ: the first
+ * mover plays White (chess) or the side that moves first in the draughts variant. At four-player tables every seat
+ * keeps its army (seat 1 Red, 2 Blue, 3 Yellow, 4 Green) and only the first mover changes. */
 export function firstSeat(game) {
   if (!game) return 0;
   if (game.moves && game.moves.length) return game.moves[0].seat;
   return game.turn === null || game.turn === undefined ? 0 : game.turn;
 }
 
-/** The colour (army) index a seat plays in the current game: 0 for the first mover, then in turn order. */
+/** The colour (army) index a seat plays in the current game: two players, 0 for the first mover, then in turn
+ * order; four-player chess, the seat's own army. */
 export function colourOf(model, seat) {
   if (seat === null || seat === undefined || !model) return seat;
+  if (model.spec && familyOf(model.spec.game) === 'chess4') return seat;
   const n = model.seats.length || 2;
   return (((seat - firstSeat(model.game)) % n) + n) % n;
 }
@@ -165,23 +168,32 @@ export function lastByArmy(model) {
   return out;
 }
 
-/** The move list as rounds: one row per round, one cell per colour in turn order, a cell empty where that colour
- * did not move (it was out, or the round is still going). A row ends when the next mover's colour comes before
- * or equals the last one's, so rows stay aligned by colour after an elimination. */
+/** The colours in turn order from the first mover's: [0, 1] at two-player tables; at four-player tables the
+ * armies from the one that moved first. */
+export function turnOrder(model) {
+  const n = (model && model.seats.length) || 2;
+  const first = colourOf(model, firstSeat(model && model.game)) || 0;
+  return [...Array(n).keys()].map((k) => (first + k) % n);
+}
+
+/** The move list as rounds: one row per round, one cell per colour (indexed by colour), a cell empty where that
+ * colour did not move (it was out, or the round is still going). A row ends when the next mover comes before or
+ * at the last one's place in turn order, so rows stay aligned after an elimination. */
 export function moveRows(model) {
   const g = model && model.game;
   const n = (model && model.seats.length) || 2;
+  const place = new Map(turnOrder(model).map((c, k) => [c, k]));
   const rows = [];
   let row = null;
   let prev = -1;
   (g ? g.moves || [] : []).forEach((mv, i) => {
     const c = colourOf(model, mv.seat);
-    if (!row || c <= prev) {
+    if (!row || place.get(c) <= prev) {
       row = { number: rows.length + 1, cells: new Array(n).fill(null) };
       rows.push(row);
     }
     row.cells[c] = { ply: i + 1, seat: mv.seat, display: mv.display };
-    prev = c;
+    prev = place.get(c);
   });
   return rows;
 }

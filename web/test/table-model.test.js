@@ -1,7 +1,7 @@
 // Applying table events in order, gaps and duplicates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fromState, applyEvent, isMyTurn, plyOf, wireSquares, lastByArmy, moveRows } from '../js/table-model.js';
+import { fromState, applyEvent, isMyTurn, plyOf, wireSquares, lastByArmy, moveRows, turnOrder } from '../js/table-model.js';
 
 const state = () => ({
   id: 't1', code: null, spec: { game: 'chess', rules: { show_legal: true }, seats: [] }, version: 5,
@@ -62,16 +62,17 @@ test('last move squares from a wire after a full state', () => {
 
 import { firstSeat, colourOf, byColour } from '../js/table-model.js';
 
-test('after a rotated rematch the first mover plays the first colour', () => {
+test('after a rotated rematch the first mover plays the first colour (four-player: each seat keeps its army)', () => {
   const m = fromState({ ...state(), you: 1 }, 0);
   assert.equal(colourOf(m, 1), 1, 'first game: seat 1 is Black');
   const rotated = { ...m, game: { ...m.game, turn: 1, moves: [] } };
   assert.equal(firstSeat(rotated.game), 1);
   assert.equal(colourOf(rotated, 1), 0, 'rematch: seat 1 moves first, plays White');
   assert.equal(colourOf(rotated, 0), 1);
-  const four = { seats: [{}, {}, {}, {}], game: { moves: [{ seat: 2, wire: 'x', display: 'x' }] } };
-  assert.deepEqual([0, 1, 2, 3].map((s) => colourOf(four, s)), [2, 3, 0, 1]);
-  assert.deepEqual(byColour(four, [true, false, false, false]), [false, false, true, false]);
+  // Four-player chess: a rotated game (Yellow's seat moved first) leaves every seat its own army.
+  const four = { spec: { game: 'chess4' }, seats: [{}, {}, {}, {}], game: { moves: [{ seat: 2, wire: 'x', display: 'x' }] } };
+  assert.deepEqual([0, 1, 2, 3].map((s) => colourOf(four, s)), [0, 1, 2, 3]);
+  assert.deepEqual(byColour(four, [true, false, false, false]), [true, false, false, false]);
   assert.equal(colourOf(four, null), null);
 });
 
@@ -124,8 +125,9 @@ test('four-player move list: one column per colour, rows by round, aligned after
   assert.deepEqual(rows.map((r) => r.cells.map((c) => (c ? c.ply : null))), [
     [1, 2, 3, 4], [5, 6, 7, 8], [9, null, 10, 11], [12, null, 13, null]]);
   assert.equal(rows[1].cells[1].display, 'Qn7xh13+');
-  // A rotated game (seat 2 moved first): columns are colours, not seats.
-  const r = four([[2, 'x'], [3, 'y'], [0, 'z']]);
-  r.game.turn = 1;
-  assert.deepEqual(moveRows(r)[0].cells.map((c) => c && c.seat), [2, 3, 0, null]);
+  // A rotated game (Yellow, seat 3, moved first): each seat keeps its army; rounds run Yellow, Green, Red, Blue.
+  const r = four([[2, 'x'], [3, 'y'], [0, 'z'], [1, 'w'], [2, 'v']]);
+  assert.deepEqual(turnOrder(r), [2, 3, 0, 1]);
+  assert.deepEqual(moveRows(r).map((row) => row.cells.map((c) => c && c.ply)), [[3, 4, 1, 2], [null, null, 5, null]]);
+  assert.equal(colourOf(r, 0), 0, 'seat 1 is Red whoever moved first');
 });

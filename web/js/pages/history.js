@@ -4,7 +4,7 @@ import { h, replace, clear, notation } from '../dom.js';
 import { t, num, language, isolate } from '../i18n/index.js';
 import { Board } from '../board/render.js';
 import { replayPositions } from '../board/replay.js';
-import { wireSquares, moveRows, lastByArmy } from '../table-model.js';
+import { wireSquares, moveRows, lastByArmy, turnOrder, colourOf } from '../table-model.js';
 import { familyOf } from '../board/geometry.js';
 import { imageUrl, positionText } from '../board/image-url.js';
 import { seatLabel } from './table.js';
@@ -98,6 +98,11 @@ function mountReplay(app, main, id) {
       btn('last', t('replay.last'), () => go(positions.length - 1)));
   }
 
+  /** The game as the table model's functions read it: its kind, its seats and its moves. */
+  function asModel() {
+    return { spec: { game: data.game }, seats: new Array(familyOf(data.game) === 'chess4' ? 4 : 2).fill(null), game: { moves: data.moves } };
+  }
+
   function go(n) {
     if (!data) return;
     ply = Math.max(0, Math.min(positions.length - 1, n));
@@ -108,11 +113,10 @@ function mountReplay(app, main, id) {
     const counter = page.querySelector('#ply');
     if (counter) counter.textContent = t('replay.ply', { n: num(ply), m: num(positions.length - 1) });
     for (const el of page.querySelectorAll('.move')) el.classList.toggle('current', Number(el.getAttribute('data-ply')) === ply);
-    const first = data.moves.length ? data.moves[0].seat : 0;
     const seats = familyOf(g) === 'chess4' ? 4 : 2;
-    const colour = (seat) => (((seat - first) % seats) + seats) % seats;
+    const colour = (seat) => colourOf(asModel(), seat);
     board.last = ply ? wireSquares(g, data.moves[ply - 1].wire) : null;
-    if (seats === 4) board.armyLast = lastByArmy({ spec: { game: g }, seats: new Array(4).fill(null), game: { moves: data.moves.slice(0, ply) } });
+    if (seats === 4) board.armyLast = lastByArmy({ ...asModel(), game: { moves: data.moves.slice(0, ply) } });
     board.drawMarks();
     const shot = page.querySelector('[data-action="share-image"]');
     if (shot) shot.href = imageUrl(g, ply ? (data.moves[ply - 1].position || positionText(g, positions[ply], (colour(data.moves[ply - 1].seat) + 1) % seats)) : data.start, 0, board.last);
@@ -126,12 +130,12 @@ function mountReplay(app, main, id) {
     const exportKey = { chess: 'table.download_pgn', draughts: 'table.download_pdn', chess4: 'table.download_pgn4' }[fam];
     const boardHost = h('div', { class: 'board-host' });
     const movesBox = h('ol', { class: 'moves', id: 'moves' });
-    const per = fam === 'chess4' ? 4 : 2;
-    movesBox.style.setProperty('--cols', per);
-    for (const row of moveRows({ spec: { game }, seats: new Array(per).fill(null), game: { moves: data.moves } })) {
+    const order = turnOrder(asModel());
+    movesBox.style.setProperty('--cols', order.length);
+    for (const row of moveRows(asModel())) {
       movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(row.number) + '.'),
-        ...row.cells.map((c, colour) => (c
-          ? h('button', { type: 'button', class: 'move link', 'data-ply': c.ply, 'data-colour': colour, onclick: () => go(c.ply) }, notation(c.display))
+        ...order.map((colour) => (row.cells[colour]
+          ? h('button', { type: 'button', class: 'move link', 'data-ply': row.cells[colour].ply, 'data-colour': colour, onclick: () => go(row.cells[colour].ply) }, notation(row.cells[colour].display))
           : h('span', { class: 'move-none', 'data-colour': colour })))));
     }
     replace(page,

@@ -7,7 +7,7 @@ import { quarterTurns, familyOf, draughtsColour } from '../board/geometry.js';
 import { ARMIES, parsePosition } from '../board/position.js';
 import { imageUrl } from '../board/image-url.js';
 import { matchTyped } from '../board/state.js';
-import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows } from '../table-model.js';
+import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows, turnOrder } from '../table-model.js';
 import { remainingNow, moveLeftNow, formatClock, isLow } from '../clock.js';
 import * as sound from '../sound.js';
 import { tcLabel } from '../app.js';
@@ -322,19 +322,19 @@ export function mount(app, main, params) {
     clear(movesBox);
     const g = model.game;
     if (!g || !(g.moves || []).length) { movesBox.appendChild(h('li', { class: 'muted none' }, t('table.no_moves'))); return; }
-    const n = model.seats.length;
+    const order = turnOrder(model);
     const fam = familyOf(model.spec.game);
-    movesBox.style.setProperty('--cols', n);
-    // One column per colour (four-player chess: headed by each army's shape), one row per round, numbered in
+    movesBox.style.setProperty('--cols', order.length);
+    // One column per colour in turn order (four-player chess: headed by each army), one row per round, numbered in
     // Western digits like the notation itself; a long move wraps inside its own cell.
     if (fam === 'chess4') {
       movesBox.appendChild(h('li', { class: 'move-row move-head', 'aria-hidden': 'true' }, h('span', { class: 'mnum' }),
-        ...[...Array(n).keys()].map((c) => h('span', { class: 'move-col seat-mark', style: `color:${ARMY_COLOURS[ARMIES[c]]}` }, pieceIcon('army-K', null, 20), pieceIcon(MARK_OF[c], null, 11)))));
+        ...order.map((c) => h('span', { class: 'move-col seat-mark', 'data-colour': c, style: `color:${ARMY_COLOURS[ARMIES[c]]}` }, pieceIcon('army-K', null, 20), pieceIcon(MARK_OF[c], null, 11)))));
     }
     for (const row of moveRows(model)) {
       movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(row.number) + '.'),
-        ...row.cells.map((c, colour) => (c
-          ? h('span', { class: 'move', 'data-ply': c.ply, 'data-seat': c.seat, 'data-colour': colour }, notation(c.display))
+        ...order.map((colour) => (row.cells[colour]
+          ? h('span', { class: 'move', 'data-ply': row.cells[colour].ply, 'data-seat': row.cells[colour].seat, 'data-colour': colour }, notation(row.cells[colour].display))
           : h('span', { class: 'move-none', 'data-colour': colour })))));
     }
     movesBox.scrollTop = movesBox.scrollHeight;
