@@ -1,5 +1,5 @@
-// A four-player game one can follow: every army's latest move stays marked on the board, in its colour and with
-// its shape, until that army moves again; the move list keeps one column per army (its shape at the head) and one
+// A four-player game one can follow: the computers answer at least half a second apart; every army's latest move
+// stays marked on the board, in its colour and with its shape, until that army moves again; the move list keeps one column per army (its shape at the head) and one
 // row per round, also after an army goes out, and a long move stays inside its own cell. On a phone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +37,14 @@ test('four-player: each army keeps its last move marked, and the move list its c
     await waitTurn(me.page, 60000);
     let m = await model(me.page);
     await playByClicks(me.page, (m.game.legal.find((x) => x.from[1] === 1 && x.to[1] === 3) || m.game.legal[0]).wire);
-    await waitPly(me.page, 4, 60000);
+    // The three computers answer at a pace one can follow: at least half a second apart.
+    let at = Date.now();
+    for (const ply of [2, 3, 4]) {
+      await waitPly(me.page, ply, 60000);
+      const gap = Date.now() - at;
+      assert.ok(gap >= 500, `reply ${ply - 1} came ${gap} ms after the move before it`);
+      at = Date.now();
+    }
     await waitTurn(me.page, 60000);
     m = await model(me.page);
     assert.equal(m.game.moves.length, 4);
