@@ -105,27 +105,74 @@ fn page_for(path: &str) -> &'static str {
     }
 }
 
-/// The preload links: every script module but the other languages' files and the other pages.
+/// The preload links: the modules a page needs before it shows anything, found by following the static imports
+/// (`import ... from './x.js'`) of `js/app.js`, the page's own module and the language's file. A module that only
+/// another page imports (the replay's positions on the history page) is left out: on a slow phone's connection
+/// every request beyond six per round of the browser's connections costs a round trip. What loads later through
+/// `import()` (other pages, other languages) is not preloaded either.
 fn preload_links(language: &str, page: &str) -> String {
     let hash = bundle_hash();
-    let wanted = |name: &str| {
-        let stem = |dir: &str| name.strip_prefix(dir).and_then(|f| f.strip_suffix(".js"));
-        if let Some(lang) = stem("js/i18n/") {
-            return lang == language || !LANGUAGES.contains(&lang);
+    let mut wanted = std::collections::BTreeSet::new();
+    let mut todo = vec![
+        "js/app.js".to_owned(),
+        format!("js/pages/{page}.js"),
+        format!("js/i18n/{language}.js"),
+    ];
+    while let Some(name) = todo.pop() {
+        let Some(file) = Web::get(&name) else { continue };
+        if !wanted.insert(name.clone()) {
+            continue;
         }
-        stem("js/pages/").is_none_or(|p| p == page)
-    };
-    let mut names: Vec<_> = Web::iter()
-        .filter(|name| name.starts_with("js/") && name.ends_with(".js") && wanted(name))
-        .collect();
-    names.sort();
+        let text = String::from_utf8_lossy(&file.data);
+        todo.extend(static_imports(&text).filter_map(|target| resolve(&name, target)));
+    }
     let mut links = String::new();
-    for name in names {
+    for name in wanted {
         links.push_str(&format!(
             "<link rel=\"modulepreload\" href=\"/a/{hash}/{name}\">\n"
         ));
     }
     links
+}
+
+/// The specifiers of a module's static imports and re-exports, one statement per line as the client writes them:
+/// `import { a } from './x.js';`, `import * as b from '../y.js';`, `export { c } from './z.js';`, `import './w.js';`.
+fn static_imports(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|line| {
+        let line = line.trim_start();
+        let rest = if line.starts_with("import ") || line.starts_with("export ") {
+            match line.rsplit_once(" from ") {
+                Some((_, rest)) => rest,
+                None => line.strip_prefix("import ")?,
+            }
+        } else {
+            return None;
+        };
+        let rest = rest.trim_start();
+        let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+        let inner = &rest[1..];
+        inner.find(quote).map(|end| &inner[..end])
+    })
+}
+
+/// The bundle path a relative specifier of the module `from` names (`../dom.js` from `js/pages/table.js` is
+/// `js/dom.js`); `None` for a specifier that is not relative or leaves the bundle.
+fn resolve(from: &str, target: &str) -> Option<String> {
+    if !target.starts_with("./") && !target.starts_with("../") {
+        return None;
+    }
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for part in target.split('/') {
+        match part {
+            "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            _ => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// The page for every client route (`path`), with the asset prefix, the preload links and the sprite filled in;
@@ -329,6 +376,24 @@ mod tests {
     }
 
     #[test]
+    fn static_imports_are_read_and_resolved_within_the_bundle() {
+        let text = "import { a, b } from '../dom.js';\nimport * as s from './sound.js';\nexport { c } from \"./x.js\";\n\
+                    import './side.js';\nconst later = import('./lazy.js');\n// import nothing from here\nexport function fromView() {}\n";
+        let found: Vec<&str> = static_imports(text).collect();
+        assert_eq!(found, ["../dom.js", "./sound.js", "./x.js", "./side.js"]);
+        assert_eq!(
+            resolve("js/pages/table.js", "../dom.js").as_deref(),
+            Some("js/dom.js")
+        );
+        assert_eq!(
+            resolve("js/app.js", "./net/socket.js").as_deref(),
+            Some("js/net/socket.js")
+        );
+        assert_eq!(resolve("js/app.js", "../../etc/passwd"), None);
+        assert_eq!(resolve("js/app.js", "https://example.com/x.js"), None);
+    }
+
+    #[test]
     fn the_page_preloads_its_own_page_module_and_language_only() {
         let lang = |v: &'static str| first_language(&headers(&[(header::ACCEPT_LANGUAGE, v)]));
         assert_eq!(lang("mr-IN,mr;q=0.9,en;q=0.8"), "mr");
@@ -350,6 +415,18 @@ mod tests {
             "{links}"
         );
         assert!(!links.contains("/js/pages/lobby.js\""), "{links}");
+        // What the table page imports, through its imports too, and nothing only the history page needs.
+        for needed in [
+            "table-model.js",
+            "board/render.js",
+            "board/geometry.js",
+            "net/socket.js",
+            "dom.js",
+        ] {
+            assert!(links.contains(&format!("/js/{needed}\"")), "{needed}: {links}");
+        }
+        assert!(!links.contains("/js/board/replay.js\""), "{links}");
+        assert!(preload_links("en", "history").contains("/js/board/replay.js\""));
         assert!(inline_sprite().starts_with("<svg class=\"sprite\" aria-hidden=\"true\""));
     }
 }
