@@ -7,7 +7,7 @@ import { quarterTurns, familyOf, draughtsColour } from '../board/geometry.js';
 import { ARMIES, parsePosition } from '../board/position.js';
 import { imageUrl } from '../board/image-url.js';
 import { matchTyped } from '../board/state.js';
-import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows, turnOrder } from '../table-model.js';
+import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows, turnOrder, wireSquares } from '../table-model.js';
 import { remainingNow, moveLeftNow, formatClock, isLow } from '../clock.js';
 import * as sound from '../sound.js';
 import { tcLabel } from '../app.js';
@@ -32,6 +32,9 @@ export function mount(app, main, params) {
   let wantSit = new URLSearchParams(location.search).get('sit') === '1';
   let lowWarned = false;
   let sending = null; // {ack, ply}: our move, sent and not yet acknowledged
+  let flipped = false; // the player turned the board round
+  let browse = null; // {ply}: looking back at the position after that many moves while the game goes on
+  let record = null; // the game as /api/game gives it (start, moves with the position after each), for looking back
   const canMove = () => isMyTurn(model) && !sending;
   let ticker = null;
   let wasAwayNotice = false;
@@ -59,7 +62,7 @@ export function mount(app, main, params) {
     // view); on a wide screen the board takes the left column and everything else the right.
     replace(page,
       h('div', { class: 'area-info' }, info, status),
-      h('div', { class: 'area-board' }, boardHost),
+      h('div', { class: 'area-board' }, browseBar, boardHost),
       h('div', { class: 'area-seats' }, seatsBox, actions),
       h('form', { class: 'move-form row area-form', id: 'move-form', onsubmit: onTyped },
         h('label', { for: 'move-input' }, t('table.move_input')), moveInput,
@@ -103,8 +106,43 @@ export function mount(app, main, params) {
 
   function play(wire) {
     if (!model || !canMove()) return;
+    browse = null;
     sending = { ply: plyOf(model), ack: app.conn.move(model.id, plyOf(model), wire) };
     render();
+  }
+
+  /** Look back at the position after `ply` moves (the live position at the last ply): the board shows it, the
+   * game goes on, nothing is sent. The positions come from the game API, fetched again when the game has grown. */
+  async function browseTo(ply) {
+    const g = model && model.game;
+    if (!g || !g.id) return;
+    const n = plyOf(model);
+    const target = Math.max(0, Math.min(n, ply));
+    if (target === n) { browse = null; render(); return; }
+    if (!record || record.id !== g.id || record.moves.length < target) {
+      try {
+        const r = await fetch('/api/game/' + encodeURIComponent(g.id), { headers: { accept: 'application/json' } });
+        if (!r.ok) throw new Error(String(r.status));
+        const d = await r.json();
+        record = { id: g.id, start: d.start, moves: d.moves || [] };
+      } catch {
+        app.toast(t('table.browse_failed'), 'error');
+        return;
+      }
+    }
+    if (!model || !model.game || model.game.id !== g.id) return;
+    browse = { ply: Math.min(target, record.moves.length) };
+    render();
+    app.say(t('table.browsing', { n: num(browse.ply), m: num(plyOf(model)) }));
+  }
+
+  const browseBar = h('div', { class: 'browse-bar notice', id: 'browse', hidden: true });
+
+  function renderBrowse() {
+    browseBar.hidden = !browse;
+    if (!browse) { clear(browseBar); return; }
+    replace(browseBar, h('span', {}, t(isMyTurn(model) ? 'table.browsing_your_turn' : 'table.browsing', { n: num(browse.ply), m: num(plyOf(model)) })), ' ',
+      h('button', { type: 'button', class: 'primary', 'data-action': 'live', onclick: () => { browse = null; render(); } }, t('table.back_to_live')));
   }
 
   function sit(seat, confirm = false) {
@@ -136,18 +174,21 @@ export function mount(app, main, params) {
       board = new Board(boardHost, { game, onMove: play, onSelect: (sq) => { if (sq) app.say(t('say.selected', { sq })); } });
     }
     const g = model.game;
+    if (browse && (!g || !record || record.id !== g.id || browse.ply >= plyOf(model))) browse = null;
+    const back = browse ? { ...model, game: { ...g, moves: g.moves.slice(0, browse.ply) } } : null;
     board.set({
-      quarterTurns: quarterTurns(game, colourOf(model, model.you)),
-      position: g ? g.position : emptyPosition(game),
-      legal: g && canMove() ? g.legal : [],
-      last: g ? g.last : null,
-      armyLast: g ? lastByArmy(model) : [],
-      check: g ? g.check : [],
+      quarterTurns: (quarterTurns(game, colourOf(model, model.you)) + (flipped ? 2 : 0)) % 4,
+      position: back ? (browse.ply ? record.moves[browse.ply - 1].position : record.start) : g ? g.position : emptyPosition(game),
+      legal: g && canMove() && !back ? g.legal : [],
+      last: back ? (browse.ply ? wireSquares(game, g.moves[browse.ply - 1].wire) : null) : g ? g.last : null,
+      armyLast: back ? lastByArmy(back) : g ? lastByArmy(model) : [],
+      check: g && !back ? g.check : [],
       showLegal: model.spec.rules ? model.spec.rules.show_legal !== false : true,
-      interactive: canMove(),
+      interactive: canMove() && !back,
       eliminated: g ? byColour(model, g.eliminated) : [],
-      animate,
+      animate: animate && !back,
     });
+    renderBrowse();
     renderInfo();
     renderSeats();
     renderStatus();
@@ -312,6 +353,7 @@ export function mount(app, main, params) {
       const fam = familyOf(model.spec.game);
       actions.appendChild(h('a', { class: 'button', href: `/api/game/${encodeURIComponent(g.id)}/export`, download: '', 'data-action': 'download' }, t(EXPORT_KEY[fam])));
     }
+    actions.appendChild(button('flip', t('table.flip'), () => { flipped = !flipped; render(); }));
     actions.appendChild(button('leave', t('table.leave'), () => {
       if (seated && (!g || g.outcome)) app.send({ t: 'stand', table: id });
       app.navigate('/');
@@ -334,10 +376,11 @@ export function mount(app, main, params) {
     for (const row of moveRows(model)) {
       movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(row.number) + '.'),
         ...order.map((colour) => (row.cells[colour]
-          ? h('span', { class: 'move', 'data-ply': row.cells[colour].ply, 'data-seat': row.cells[colour].seat, 'data-colour': colour }, notation(row.cells[colour].display))
+          ? h('button', { type: 'button', class: 'move link' + (browse && browse.ply === row.cells[colour].ply ? ' current' : ''), 'data-ply': row.cells[colour].ply,
+            'data-seat': row.cells[colour].seat, 'data-colour': colour, onclick: () => browseTo(row.cells[colour].ply) }, notation(row.cells[colour].display))
           : h('span', { class: 'move-none', 'data-colour': colour })))));
     }
-    movesBox.scrollTop = movesBox.scrollHeight;
+    if (!browse) movesBox.scrollTop = movesBox.scrollHeight;
   }
 
   function renderShare() {
@@ -474,7 +517,17 @@ export function mount(app, main, params) {
   window.__parlorTable = () => model;
   if (app.status === 'open') open();
   ticker = setInterval(tick, 100);
+  // The move list steps through the game with the arrow keys (Home: the start, End or Escape: the live position).
+  movesBox.addEventListener('keydown', (e) => {
+    if (!model || !model.game) return;
+    const now = browse ? browse.ply : plyOf(model);
+    const to = { ArrowLeft: now - 1, ArrowUp: now - 1, ArrowRight: now + 1, ArrowDown: now + 1, Home: 0, End: plyOf(model) }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    browseTo(to);
+  });
   const onKey = (e) => {
+    if (e.key === 'Escape' && browse) { browse = null; render(); return; }
     if (e.key !== 'Escape') return;
     if (!menu.hidden) closeMenu();
     else if (board) board.apply({ state: { selected: null, dests: [], pending: null }, play: null });
