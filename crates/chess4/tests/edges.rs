@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fen4, with_kings};
+use common::{fen4, play, points, with_kings};
 use parlor_chess4::{Game, Role, Square};
 use parlor_game::{EndReason, GameEvent, Outcome, Rules, Seat};
 
@@ -14,18 +14,6 @@ const LIVE: [u8; 4] = [0, 0, 0, 0];
 fn game(turn: char, dead: [u8; 4], halfmove: u32, pieces: &[(&'static str, &'static str)]) -> Game {
     let text = fen4(turn, dead, [0; 4], halfmove, pieces);
     Game::from_fen4(&text, None).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-fn play(g: &mut Game, moves: &[&str]) {
-    for m in moves {
-        g.play(m)
-            .unwrap_or_else(|e| panic!("{m}: {e} in {}", g.position_text()));
-    }
-}
-
-fn points(g: &Game) -> [i32; 4] {
-    let p = g.points();
-    [p[Seat::First], p[Seat::Second], p[Seat::Third], p[Seat::Fourth]]
 }
 
 /// Which army's piece stands on a square (`None` for grey or empty), and its role.

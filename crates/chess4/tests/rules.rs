@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fen4, with_kings};
+use common::{fen4, play, points, with_kings};
 use parlor_chess4::{Game, Options, Position, Role, Square};
 use parlor_game::{EndReason, EventError, ExportInfo, GameEvent, MoveErrorKind, Outcome, Rules, Seat};
 
@@ -18,18 +18,6 @@ fn game(
 ) -> Game {
     let text = fen4(turn, dead, points, halfmove, pieces);
     Game::from_fen4(&text, None).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-fn play(g: &mut Game, moves: &[&str]) {
-    for m in moves {
-        g.play(m)
-            .unwrap_or_else(|e| panic!("{m}: {e} in {}", g.position_text()));
-    }
-}
-
-fn points(g: &Game) -> [i32; 4] {
-    let p = g.points();
-    [p[Seat::First], p[Seat::Second], p[Seat::Third], p[Seat::Fourth]]
 }
 
 fn places(g: &Game) -> [u8; 4] {

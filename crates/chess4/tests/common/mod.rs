@@ -8,8 +8,22 @@
     clippy::manual_range_contains
 )]
 
-use parlor_chess4::{Position, Role, Square};
-use parlor_game::Seat;
+use parlor_chess4::{Game, Position, Role, Square};
+use parlor_game::{Rules, Seat};
+
+/// Plays wire moves, panicking with the position when one is refused.
+pub fn play(g: &mut Game, moves: &[&str]) {
+    for m in moves {
+        g.play(m)
+            .unwrap_or_else(|e| panic!("{m}: {e} in {}", g.position_text()));
+    }
+}
+
+/// Each seat's points, Red first.
+pub fn points(g: &Game) -> [i32; 4] {
+    let p = g.points();
+    [p[Seat::First], p[Seat::Second], p[Seat::Third], p[Seat::Fourth]]
+}
 
 /// xorshift64*: enough randomness for playouts, reproducible from a seed, no dependency.
 pub struct Rng(u64);
