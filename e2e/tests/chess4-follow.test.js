@@ -10,7 +10,7 @@ const ARMIES = ['red', 'blue', 'yellow', 'green'];
 
 /** The board's per-army marks: {army: destination square}. */
 const marks = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('svg.board rect.mark-army.to')]
-  .map((r) => [r.getAttribute('data-army'), r.getAttribute('data-square')])));
+  .map((r) => [r.getAttribute('data-army'), r.getAttribute('data-mark-square')])));
 
 /** Each seat's latest move's destination, by army, from the table model (the first game: seat = colour). */
 function latest(m) {

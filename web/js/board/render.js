@@ -214,9 +214,9 @@ export class Board {
         const colour = ARMY_COLOURS[army];
         const cls = 'mark-army' + (a.newest ? ' newest' : '');
         const [fx, fy] = this.xy(a.from[0], a.from[1]);
-        g.appendChild(s('rect', { x: fx + 4, y: fy + 4, width: SQ - 8, height: SQ - 8, class: cls + ' from', stroke: colour, 'data-army': army, 'data-square': squareName(...a.from) }));
+        g.appendChild(s('rect', { x: fx + 4, y: fy + 4, width: SQ - 8, height: SQ - 8, class: cls + ' from', stroke: colour, 'data-army': army, 'data-mark-square': squareName(...a.from) }));
         const [tx, ty] = this.xy(a.to[0], a.to[1]);
-        g.appendChild(s('rect', { x: tx, y: ty, width: SQ, height: SQ, class: cls + ' to', fill: colour, stroke: colour, 'data-army': army, 'data-square': squareName(...a.to) }));
+        g.appendChild(s('rect', { x: tx, y: ty, width: SQ, height: SQ, class: cls + ' to', fill: colour, stroke: colour, 'data-army': army, 'data-mark-square': squareName(...a.to) }));
         g.appendChild(s('use', { href: '#mark-' + army, x: tx + 4, y: ty + 4, width: 24, height: 24, class: 'mark-army-shape', style: `color:${colour}` }));
       }
     } else if (this.last) {
