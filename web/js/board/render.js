@@ -36,6 +36,10 @@ export class Board {
     this.check = [];
     this.drag = null;
     this.cursor = null;
+    // A premove: while it is not the player's turn, a piece of `premoveFor` (a colour index) and a square make the
+    // planned move, kept until the table plays it (or finds it impossible) on the player's turn; a click cancels it.
+    this.premoveFor = null;
+    this.pre = { from: null, move: null };
     const n = this.board.size;
     const size = n * SQ;
     // Draughts shows its square numbers inside the squares, so it needs no edge margin.
@@ -64,7 +68,8 @@ export class Board {
     this.svg.addEventListener('focusout', () => this.drawMarks());
   }
 
-  /** Update what is shown. Fields: position, legal, last {from,to}, armyLast (four-player: [{colour, from, to,
+  /** Update what is shown. Fields: position, legal, premoveFor (the colour whose pieces may plan a move while
+   * the board takes none, or null), last {from,to}, armyLast (four-player: [{colour, from, to,
    * newest}], each army's latest move, drawn in its colour with its shape mark instead of the one last move),
    * check, quarterTurns, showLegal, interactive, eliminated, animate (bool). */
   set(v) {
@@ -82,6 +87,10 @@ export class Board {
     if (v.showLegal !== undefined) this.showLegal = v.showLegal;
     if (v.interactive !== undefined) this.interactive = v.interactive;
     if (v.eliminated !== undefined) this.eliminated = v.eliminated || [];
+    if (v.premoveFor !== undefined) {
+      this.premoveFor = v.premoveFor;
+      if (v.premoveFor === null) this.pre.from = null;
+    }
     if (!this.interactive) this.state = input.idle();
     this.drawSquares(turned || !this.layers.squares.firstChild);
     this.updateFocus();
@@ -180,6 +189,7 @@ export class Board {
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       if (this.interactive) this.apply(input.click(this.state, this.legal, this.cursor));
+      else if (this.premoveFor !== null || this.pre.move) this.premoveClick(this.cursor);
     } else if (e.key === 'Escape' && (this.state.selected || this.state.pending)) {
       e.preventDefault();
       this.apply({ state: input.cancel(), play: null });
@@ -228,6 +238,8 @@ export class Board {
       g.appendChild(s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.48, class: 'mark-check' }));
     }
     if (this.state.selected) mark(this.state.selected, 'mark-selected');
+    if (this.pre.from) mark(this.pre.from, 'mark-premove');
+    if (this.pre.move) { mark(this.pre.move.from, 'mark-premove'); mark(this.pre.move.to, 'mark-premove'); }
     const focused = this.svg.contains(document.activeElement) && document.activeElement.matches(':focus-visible');
     if (this.cursor && focused) {
       const [x, y] = this.xy(this.cursor[0], this.cursor[1]);
@@ -370,7 +382,11 @@ export class Board {
   }
 
   down(e) {
-    if (!this.interactive || (e.button !== undefined && e.button > 0)) return;
+    if (e.button !== undefined && e.button > 0) return;
+    if (!this.interactive) {
+      if (this.premoveFor !== null || this.pre.move) { e.preventDefault(); this.premoveClick(this.pointSquare(e)); }
+      return;
+    }
     const sq = this.pointSquare(e);
     if (!sq) { this.apply({ state: input.cancel(), play: null }); return; }
     e.preventDefault();
@@ -420,6 +436,32 @@ export class Board {
   endDrag() {
     if (this.drag && this.drag.ghost) this.drag.ghost.remove();
     this.drag = null;
+  }
+
+  /** A click while it is not the player's turn: pick one of their pieces, then where it goes. A click with a
+   * planned move cancels it. */
+  premoveClick(sq) {
+    if (this.pre.move) { this.setPremove(null); return; }
+    const p = sq && this.pieces.get(key(sq[0], sq[1]));
+    const own = !!p && p.seat === this.premoveFor;
+    const from = this.pre.from;
+    if (!sq || (from && from[0] === sq[0] && from[1] === sq[1])) this.pre.from = null;
+    else if (own || !from) this.pre.from = own ? sq : null;
+    else { this.setPremove({ from, to: sq }); return; }
+    this.drawMarks();
+  }
+
+  setPremove(move) {
+    this.pre = { from: null, move };
+    this.drawMarks();
+    if (this.opts.onPremove) this.opts.onPremove(move);
+  }
+
+  /** The planned move, handed over once (the table plays it or says it cannot be played). */
+  takePremove() {
+    const m = this.pre.move;
+    if (m) { this.pre = { from: null, move: null }; this.drawMarks(); }
+    return m;
   }
 
   destroy() {

@@ -3,7 +3,7 @@
 import { h, replace, clear, pieceIcon, nameNode, notation } from '../dom.js';
 import { t, num, isolate } from '../i18n/index.js';
 import { Board, ARMY_COLOURS } from '../board/render.js';
-import { quarterTurns, familyOf, draughtsColour } from '../board/geometry.js';
+import { quarterTurns, familyOf, draughtsColour, boardOf, pdnNumber, squareName } from '../board/geometry.js';
 import { ARMIES, parsePosition } from '../board/position.js';
 import { imageUrl } from '../board/image-url.js';
 import { matchTyped } from '../board/state.js';
@@ -111,6 +111,21 @@ export function mount(app, main, params) {
     render();
   }
 
+  /** A planned move on the player's turn: played if exactly one legal move goes from its square to its square (a
+   * promotion to a queen when the pawn has a choice), else dropped with a word to the player. */
+  function playPremove(m) {
+    const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+    let options = model.game.legal.filter((x) => same(x.from, m.from) && same(x.to, m.to));
+    if (options.length > 1 && options.every((x) => x.promotion)) options = options.filter((x) => x.promotion === 'q' || x.promotion === 'd').slice(0, 1);
+    if (options.length === 1) play(options[0].wire);
+    else app.toast(t('table.premove_dropped'));
+  }
+
+  function premoveText(m) {
+    const name = (sq) => (familyOf(model.spec.game) === 'draughts' ? String(pdnNumber(boardOf(model.spec.game), sq[0], sq[1])) : squareName(sq[0], sq[1]));
+    return t('table.premove_set', { from: name(m.from), to: name(m.to) });
+  }
+
   /** Look back at the position after `ply` moves (the live position at the last ply): the board shows it, the
    * game goes on, nothing is sent. The positions come from the game API, fetched again when the game has grown. */
   async function browseTo(ply) {
@@ -171,7 +186,8 @@ export function mount(app, main, params) {
     const game = model.spec.game;
     if (!board || board.opts.game !== game) {
       if (board) board.destroy();
-      board = new Board(boardHost, { game, onMove: play, onSelect: (sq) => { if (sq) app.say(t('say.selected', { sq })); } });
+      board = new Board(boardHost, { game, onMove: play, onSelect: (sq) => { if (sq) app.say(t('say.selected', { sq })); },
+        onPremove: (m) => { renderStatus(); app.say(m ? premoveText(m) : t('table.premove_cancelled')); } });
     }
     const g = model.game;
     if (browse && (!g || !record || record.id !== g.id || browse.ply >= plyOf(model))) browse = null;
@@ -185,10 +201,16 @@ export function mount(app, main, params) {
       check: g && !back ? g.check : [],
       showLegal: model.spec.rules ? model.spec.rules.show_legal !== false : true,
       interactive: canMove() && !back,
+      premoveFor: g && !g.outcome && !back && model.you !== null && model.you !== undefined && !isMyTurn(model) ? colourOf(model, model.you) : null,
       eliminated: g ? byColour(model, g.eliminated) : [],
       animate: animate && !back,
     });
     renderBrowse();
+    if (canMove() && !back) {
+      const planned = board.takePremove();
+      if (planned) playPremove(planned);
+      if (sending) return;
+    }
     renderInfo();
     renderSeats();
     renderStatus();
@@ -309,6 +331,7 @@ export function mount(app, main, params) {
       status.appendChild(h('p', { class: 'notice', id: 'cpu-playing' }, t('table.cpu_playing'), ' ',
         button('take-back-seat', t('table.cpu_playing_stop'), () => open(model.version), true)));
     }
+    if (board && board.pre.move) status.appendChild(h('p', { class: 'premove', id: 'premove' }, premoveText(board.pre.move)));
     if (sending && isMyTurn(model)) status.appendChild(h('p', { class: 'sending', id: 'sending', role: 'status' }, t('table.sending')));
     else if (isMyTurn(model)) status.appendChild(h('p', { class: 'your-turn', id: 'your-turn' }, t('table.your_turn')));
     else if (g.turn !== null && g.turn !== undefined) status.appendChild(h('p', {}, t('table.their_turn', { name: nameOf(g.turn) })));
