@@ -83,6 +83,9 @@ export function applyEvent(model, v, ev, now, me) {
       m.game = { ...ev.game, clocksAt: now, last: lastOf(m.spec.game, ev.game) };
       m.rematch = [];
       break;
+    case 'took_back':
+      m.game = { ...ev.game, clocksAt: now, last: lastOf(m.spec.game, ev.game) };
+      break;
     case 'ended':
       if (!g) break;
       Object.assign(g, { outcome: ev.outcome, clocks: ev.clocks, clocksAt: now, points: ev.points, eliminated: ev.eliminated,
@@ -113,6 +116,16 @@ export function applyEvent(model, v, ev, now, me) {
       break;
   }
   return { model: m, status: 'applied' };
+}
+
+/** Whether the viewer may take back a move: seated at a casual table against computers only, in a running game
+ * where they have moved. */
+export function canTakeBack(model) {
+  const g = model && model.game;
+  const me = model && model.you;
+  if (!g || g.outcome || me === null || me === undefined || model.spec.rated) return false;
+  const computers = model.seats.every((s, i) => i === me || (s && s.cpu && !s.player));
+  return computers && (g.moves || []).some((mv) => mv.seat === me);
 }
 
 /** Whether it is the viewer's turn. */

@@ -131,3 +131,18 @@ test('four-player move list: one column per colour, rows by round, aligned after
   assert.deepEqual(moveRows(r).map((row) => row.cells.map((c) => c && c.ply)), [[3, 4, 1, 2], [null, null, 5, null]]);
   assert.equal(colourOf(r, 0), 0, 'seat 1 is Red whoever moved first');
 });
+
+test('a takeback replaces the game; it is offered only against computers, after one\'s own move', async () => {
+  const { canTakeBack } = await import('../js/table-model.js');
+  const cpu = { ...state(), seats: [state().seats[0], { player: null, cpu: 'easy', away: false }] };
+  let m = fromState(cpu, 0);
+  assert.equal(canTakeBack(m), false, 'nothing to take back yet');
+  m = applyEvent(m, 6, moved, 0).model;
+  assert.equal(canTakeBack(m), true);
+  assert.equal(canTakeBack({ ...m, spec: { ...m.spec, rated: true } }), false);
+  assert.equal(canTakeBack(fromState({ ...state(), game: { ...state().game, moves: [{ seat: 0, wire: 'e2e4', display: 'e4' }] } }, 0)), false, 'not against a person');
+  const back = applyEvent(m, 7, { e: 'took_back', game: { ...state().game, moves: [] } }, 5).model;
+  assert.equal(back.game.moves.length, 0);
+  assert.equal(back.game.clocksAt, 5);
+  assert.equal(back.game.last, null);
+});

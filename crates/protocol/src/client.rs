@@ -132,6 +132,12 @@ pub enum ClientMsg {
         /// Table id.
         table: String,
     },
+    /// Take back moves against the computer (a casual table where every other seat is a computer): the game goes
+    /// back to before this player's last move.
+    Takeback {
+        /// Table id.
+        table: String,
+    },
     /// Say something at a table (1-300 characters).
     Chat {
         /// Table id.

@@ -167,6 +167,11 @@ pub enum Event {
         /// The new game.
         game: GameState,
     },
+    /// Moves were taken back: the game as it is now (its moves, position, turn and clocks).
+    TookBack {
+        /// The game after the takeback.
+        game: GameState,
+    },
     /// The game ended.
     Ended {
         /// How.

@@ -358,9 +358,13 @@ async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
     let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|_| not_found())?;
     let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).unwrap_or_default();
     let players = occupants.iter().map(Occupant::label).collect();
-    // Replayed through the rules, keeping the position after every move for the replay view.
+    // Replayed through the rules, keeping the position after every move for the replay view (a move played
+    // after a takeback replaces the positions of the moves taken back).
     let mut positions = Vec::new();
-    let game = match replay_stored(&setup, &stored, |game| positions.push(game.position_text())) {
+    let game = match replay_stored(&setup, &stored, |game| {
+        positions.truncate(game.history().len().saturating_sub(1));
+        positions.push(game.position_text());
+    }) {
         Ok(replayed) => replayed.game,
         Err(SetupError::Kind(_)) => return Err(not_found()),
         Err(e) => return Err((StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()),

@@ -1,7 +1,7 @@
 //! Makes any game from its stored setup: the one place that knows every rules crate, so the rest of the server
 //! handles `AnyGame` alike.
 
-use crate::record::StoredEvent;
+use crate::record::{EventKind, StoredEvent};
 use parlor_game::{AnyGame, GameEvent, GameKind, Rules, Seat};
 use parlor_store::StoredGame;
 use serde::{Deserialize, Serialize};
@@ -190,6 +190,12 @@ pub fn replay_stored(
             let Some(event) = events.next() else { break };
             if let Some(c) = event.data.clocks {
                 clocks = Some(c);
+            }
+            if event.kind == EventKind::Takeback {
+                // The game as it was before the last `undo` steps.
+                steps.truncate(steps.len().saturating_sub(event.data.undo as usize));
+                game = replay(setup, &steps)?;
+                continue;
             }
             match event.kind.game_event(map.to_game(event.data.seat)) {
                 Some(rules_event) => Step::Event(rules_event),

@@ -66,6 +66,8 @@ pub enum EventKind {
     Reclaimed,
     /// A CPU took the seat over from its away player (four players).
     CpuTookOver,
+    /// The seat's player took back moves against the computer: the last `undo` steps of the game are undone.
+    Takeback,
 }
 
 impl EventKind {
@@ -80,6 +82,7 @@ impl EventKind {
             EventKind::Aborted => "aborted",
             EventKind::Reclaimed => "reclaimed",
             EventKind::CpuTookOver => "cpu_took_over",
+            EventKind::Takeback => "takeback",
         }
     }
 
@@ -90,7 +93,7 @@ impl EventKind {
             EventKind::Timeout => Some(GameEvent::Timeout(seat)),
             EventKind::Abandoned => Some(GameEvent::Abandon(seat)),
             EventKind::Agreement => Some(GameEvent::DrawAgreed),
-            EventKind::Aborted | EventKind::Reclaimed | EventKind::CpuTookOver => None,
+            EventKind::Aborted | EventKind::Reclaimed | EventKind::CpuTookOver | EventKind::Takeback => None,
         }
     }
 }
@@ -101,11 +104,18 @@ pub struct EventData {
     /// Milliseconds left per table seat when it happened (`None` for an untimed seat); always written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clocks: Option<Vec<Option<u64>>>,
-    /// Moves played before it.
+    /// Moves stored before it (moves taken back stay stored, so after a takeback this counts them too).
     #[serde(default)]
     pub ply: u32,
     /// The table seat it concerns (the one that offered or accepted, for an agreement).
     pub seat: usize,
+    /// A takeback: how many steps (moves and the events between them) it undoes; absent for other events.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub undo: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A stored game event, typed.
@@ -157,7 +167,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    const KINDS: [EventKind; 7] = [
+    const KINDS: [EventKind; 8] = [
         EventKind::Resignation,
         EventKind::Timeout,
         EventKind::Abandoned,
@@ -165,6 +175,7 @@ mod tests {
         EventKind::Aborted,
         EventKind::Reclaimed,
         EventKind::CpuTookOver,
+        EventKind::Takeback,
     ];
 
     #[test]
@@ -175,6 +186,7 @@ mod tests {
                 clocks: Some(vec![Some(59_000), None, Some(60_000), Some(1)]),
                 ply: 7,
                 seat: 2,
+                undo: 0,
             },
         };
         let record = event.to_record("g", 3, 42);
@@ -196,6 +208,7 @@ mod tests {
                     clocks: None,
                     ply: 0,
                     seat: 1,
+                    undo: 0,
                 },
             }
             .to_record("g", 1, 0);

@@ -373,7 +373,8 @@ impl Reader {
             | ClientMsg::Resign { .. }
             | ClientMsg::Draw { .. }
             | ClientMsg::Abort { .. }
-            | ClientMsg::Rematch { .. }) => {
+            | ClientMsg::Rematch { .. }
+            | ClientMsg::Takeback { .. }) => {
                 if let Some(table) = table_of(&msg).map(str::to_owned) {
                     let _ = self.to_table(&table, msg).await;
                 }

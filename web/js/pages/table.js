@@ -7,7 +7,7 @@ import { quarterTurns, familyOf, draughtsColour, boardOf, pdnNumber, squareName 
 import { ARMIES, parsePosition } from '../board/position.js';
 import { imageUrl } from '../board/image-url.js';
 import { matchTyped } from '../board/state.js';
-import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows, turnOrder, wireSquares } from '../table-model.js';
+import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows, turnOrder, wireSquares, canTakeBack } from '../table-model.js';
 import { remainingNow, moveLeftNow, formatClock, isLow } from '../clock.js';
 import * as sound from '../sound.js';
 import { tcLabel } from '../app.js';
@@ -352,6 +352,7 @@ export function mount(app, main, params) {
     const id = model.id;
     if (seated && g && !g.outcome) {
       if (plyOf(model) < model.seats.length) actions.appendChild(button('abort', t('table.abort'), () => app.send({ t: 'abort', table: id })));
+      if (canTakeBack(model)) actions.appendChild(button('takeback', t('table.takeback'), () => app.send({ t: 'takeback', table: id })));
       actions.appendChild(button('resign', t('table.resign'), async () => { if (await app.confirm(t('table.resign_confirm'))) app.send({ t: 'resign', table: id }); }));
       if (two) {
         if (g.draw_offer !== null && g.draw_offer !== undefined && g.draw_offer !== model.you) {
@@ -477,6 +478,13 @@ export function mount(app, main, params) {
         sound.play('end');
         app.say(t('say.ended', { result: resultText(ev.outcome) }));
         if (ev.outcome.reason === 'abandoned' && model.you !== null && ev.outcome.winner !== model.you && wasAwayNotice) app.toast(t('conn.removed'), 'error');
+        break;
+      case 'took_back':
+        // The looked-back positions fetched before belong to moves that are gone.
+        record = null;
+        browse = null;
+        app.say(t('say.took_back'));
+        if (isMyTurn(model)) sound.play('turn');
         break;
       case 'started':
         lowWarned = false;

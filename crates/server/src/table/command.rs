@@ -68,6 +68,11 @@ pub enum Cmd {
         /// Who.
         outbox: Outbox,
     },
+    /// Take back moves against the computer.
+    Takeback {
+        /// Who.
+        outbox: Outbox,
+    },
     /// A chat line.
     Chat {
         /// Who.
@@ -117,6 +122,7 @@ impl Cmd {
             ClientMsg::Draw { action, .. } => Cmd::Draw { outbox, action },
             ClientMsg::Abort { .. } => Cmd::Abort { outbox },
             ClientMsg::Rematch { .. } => Cmd::Rematch { outbox },
+            ClientMsg::Takeback { .. } => Cmd::Takeback { outbox },
             ClientMsg::Chat { text, .. } => Cmd::Chat { outbox, text },
             _ => return None,
         })
@@ -135,6 +141,7 @@ pub fn table_of(msg: &ClientMsg) -> Option<&str> {
         | ClientMsg::Draw { table, .. }
         | ClientMsg::Abort { table }
         | ClientMsg::Rematch { table }
+        | ClientMsg::Takeback { table }
         | ClientMsg::Chat { table, .. } => Some(table),
         _ => None,
     }

@@ -93,6 +93,7 @@ impl Table {
             events: Vec::new(),
             draw_offer: None,
             event_seq: 0,
+            rows: 0,
             aborted: false,
             thinking: None,
             ratings: Vec::new(),
@@ -173,6 +174,11 @@ impl Table {
 
     /// Stores a game event (seq, ply, seat, clocks) so a restart replays it in place.
     pub(super) async fn record_event(&mut self, kind: EventKind, seat: usize) -> bool {
+        self.record_event_undoing(kind, seat, 0).await
+    }
+
+    /// Stores a game event that undoes the game's last `undo` steps (a takeback), or none.
+    pub(super) async fn record_event_undoing(&mut self, kind: EventKind, seat: usize, undo: u32) -> bool {
         let Some(live) = self.game.as_mut() else {
             return false;
         };
@@ -181,8 +187,9 @@ impl Table {
             kind,
             data: EventData {
                 clocks: Some(live.clock.stored_ms()),
-                ply: live.ply(),
+                ply: live.rows,
                 seat,
+                undo,
             },
         };
         let writes = vec![Write::Event(event.to_record(&live.id, live.event_seq, now_ms()))];

@@ -20,6 +20,9 @@ pub(super) struct Live {
     pub(super) events: Vec<(usize, GameEvent)>,
     pub(super) draw_offer: Option<u8>,
     pub(super) event_seq: i32,
+    /// Moves stored for this game: the `ply` of the next stored move is one more, and a stored event counts them
+    /// before it. Equal to the game's ply until a takeback (taken-back moves stay stored).
+    pub(super) rows: u32,
     pub(super) aborted: bool,
     pub(super) thinking: Option<(u32, Arc<AtomicBool>)>,
     pub(super) ratings: Vec<RatingChange>,

@@ -12,6 +12,7 @@ mod live;
 mod play;
 mod ratings;
 mod seats;
+mod takeback;
 mod timers;
 
 pub use command::Cmd;
@@ -265,6 +266,7 @@ impl Table {
             events: Live::events_of(&steps),
             draw_offer: None,
             event_seq: stored.events.iter().map(|e| e.seq).max().unwrap_or(0),
+            rows: stored.moves.len() as u32,
             aborted: stored.game.status == game_status::ABORTED,
             thinking: None,
             ratings: Vec::new(),
@@ -462,6 +464,7 @@ impl Table {
             Cmd::Draw { outbox, action } => self.draw(&outbox, action).await,
             Cmd::Abort { outbox } => self.abort(&outbox).await,
             Cmd::Rematch { outbox } => self.rematch(&outbox).await,
+            Cmd::Takeback { outbox } => self.takeback(&outbox).await,
             Cmd::Chat { outbox, text } => self.chat(&outbox, text).await,
             Cmd::Renamed { player } => self.renamed(player),
             Cmd::CpuMoved { game_id, ply, wire } => self.cpu_moved(&game_id, ply, wire).await,

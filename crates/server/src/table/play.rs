@@ -121,9 +121,10 @@ impl Table {
             live.clock.halt(now);
         }
         let ply = live.ply();
+        live.rows += 1;
         let mut writes = vec![Write::Move(parlor_store::MoveRecord {
             game_id: live.id.clone(),
-            ply: ply as i32,
+            ply: live.rows as i32,
             seat: seat as i32,
             wire: played.wire.clone(),
             clocks: serde_json::to_string(&live.clock.stored_ms()).unwrap_or_default(),
@@ -157,6 +158,7 @@ impl Table {
             tracing::debug!(table = %self.id, error = %e, "could not store a move; refusing it");
             if let Some(live) = self.game.as_mut() {
                 live.take_back(game_before, clock_before);
+                live.rows -= 1;
             }
             match e {
                 parlor_store::StoreError::Fenced(_) => refuse(

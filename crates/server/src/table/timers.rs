@@ -178,7 +178,9 @@ impl Table {
         else {
             return;
         };
-        let ply = live.ply();
+        // A search is known by the moves stored before it, which a takeback never lowers: an answer to a position
+        // that was taken back is never played.
+        let ply = live.rows;
         if live.thinking.as_ref().is_some_and(|(p, _)| *p == ply) {
             return;
         }
@@ -229,7 +231,7 @@ impl Table {
 
     pub(super) async fn cpu_moved(&mut self, game_id: &str, ply: u32, wire: Option<String>) {
         let Some(live) = self.game.as_mut() else { return };
-        if live.id != game_id || live.ply() != ply || live.is_over() {
+        if live.id != game_id || live.rows != ply || live.is_over() {
             return;
         }
         live.thinking = None;
