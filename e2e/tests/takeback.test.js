@@ -1,13 +1,13 @@
-// Takeback against the computer: after a move and the computer's answer, "Take back my move" puts the game back
-// to before the player's move (and the answer), and the player plays another; tables with another person do not
-// offer it.
+// Takeback: against the computer, after a move and the computer's answer, "Take back my move" puts the game back
+// to before the player's move (and the answer), and the player plays another; between two people it is asked for
+// and happens when the other agrees.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAVE_SERVER, setup, person, model, playByClicks, waitPly, waitTurn, createTable, sitDown, waitSeated } from '../lib/harness.js';
 
 const skip = !HAVE_SERVER && 'no parlor binary (build it or set PARLOR_BIN)';
 
-test('a move against the computer can be taken back; not against a person', { skip, timeout: 120000 }, async () => {
+test('a move against the computer is taken back at once; between people when the other agrees', { skip, timeout: 120000 }, async () => {
   const env = await setup();
   try {
     const p = await person(env, 'Kavya');
@@ -29,7 +29,7 @@ test('a move against the computer can be taken back; not against a person', { sk
     assert.equal(m.game.moves[0].wire, 'd2d4');
     assert.ok(answer, 'the first answer was there before');
 
-    // A table with two people offers no takeback.
+    // Between two people it is asked for, and taken back when the other agrees.
     const a = await person(env, 'Dev');
     const b = await person(env, 'Isha');
     const id = await createTable(a.page, { game: 'chess', seats: ['me', 'open'] });
@@ -38,7 +38,14 @@ test('a move against the computer can be taken back; not against a person', { sk
     await waitSeated(a.page);
     await waitTurn(a.page);
     await playByClicks(a.page, 'e2e4');
-    assert.equal(await a.page.locator('[data-action="takeback"]').count(), 0);
+    await a.page.click('[data-action="takeback"]');
+    await b.page.waitForSelector('#takeback-offer');
+    assert.match(await b.page.textContent('#takeback-offer'), /Dev\u2069? asks to take back/);
+    await a.page.waitForSelector('#takeback-offer');
+    await b.page.click('[data-action="takeback-accept"]');
+    await a.page.waitForFunction(() => window.__parlorTable().game.moves.length === 0);
+    await waitTurn(a.page);
+    assert.equal(await b.page.locator('#takeback-offer').count(), 0);
   } finally {
     await env.close();
   }

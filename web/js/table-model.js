@@ -65,6 +65,7 @@ export function applyEvent(model, v, ev, now, me) {
       Object.assign(g, { position: ev.position, turn: ev.turn, legal: ev.legal || [], clocks: ev.clocks, clocksAt: now,
         points: ev.points, eliminated: ev.eliminated, check: ev.check || [] });
       if (g.draw_offer !== null && g.draw_offer !== undefined && g.draw_offer !== ev.seat) g.draw_offer = null;
+      g.takeback_offer = null;
       m.game = g;
       break;
     }
@@ -103,6 +104,12 @@ export function applyEvent(model, v, ev, now, me) {
     case 'draw_declined':
       if (g) { g.draw_offer = null; m.game = g; }
       break;
+    case 'takeback_offered':
+      if (g) { g.takeback_offer = ev.seat; m.game = g; }
+      break;
+    case 'takeback_declined':
+      if (g) { g.takeback_offer = null; m.game = g; }
+      break;
     case 'rematch':
       m.rematch = ev.seats || [];
       break;
@@ -118,14 +125,15 @@ export function applyEvent(model, v, ev, now, me) {
   return { model: m, status: 'applied' };
 }
 
-/** Whether the viewer may take back a move: seated at a casual table against computers only, in a running game
- * where they have moved. */
+/** Whether the viewer may take back (or ask to take back) a move: seated at a casual table, against computers
+ * only or with one other person, in a running game where they have moved and have not asked already. */
 export function canTakeBack(model) {
   const g = model && model.game;
   const me = model && model.you;
-  if (!g || g.outcome || me === null || me === undefined || model.spec.rated) return false;
+  if (!g || g.outcome || me === null || me === undefined || model.spec.rated || g.takeback_offer === me) return false;
   const computers = model.seats.every((s, i) => i === me || (s && s.cpu && !s.player));
-  return computers && (g.moves || []).some((mv) => mv.seat === me);
+  const twoPeople = model.seats.length === 2 && model.seats.every((s) => s && s.player && !s.cpu);
+  return (computers || twoPeople) && (g.moves || []).some((mv) => mv.seat === me);
 }
 
 /** Whether it is the viewer's turn. */

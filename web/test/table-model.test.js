@@ -132,7 +132,7 @@ test('four-player move list: one column per colour, rows by round, aligned after
   assert.equal(colourOf(r, 0), 0, 'seat 1 is Red whoever moved first');
 });
 
-test('a takeback replaces the game; it is offered only against computers, after one\'s own move', async () => {
+test('a takeback replaces the game; offered against computers or asked of one other person, after one\'s own move', async () => {
   const { canTakeBack } = await import('../js/table-model.js');
   const cpu = { ...state(), seats: [state().seats[0], { player: null, cpu: 'easy', away: false }] };
   let m = fromState(cpu, 0);
@@ -140,7 +140,12 @@ test('a takeback replaces the game; it is offered only against computers, after 
   m = applyEvent(m, 6, moved, 0).model;
   assert.equal(canTakeBack(m), true);
   assert.equal(canTakeBack({ ...m, spec: { ...m.spec, rated: true } }), false);
-  assert.equal(canTakeBack(fromState({ ...state(), game: { ...state().game, moves: [{ seat: 0, wire: 'e2e4', display: 'e4' }] } }, 0)), false, 'not against a person');
+  const people = fromState({ ...state(), game: { ...state().game, moves: [{ seat: 0, wire: 'e2e4', display: 'e4' }] } }, 0);
+  assert.equal(canTakeBack(people), true, 'two people: it can be asked for');
+  const asked = applyEvent(people, 6, { e: 'takeback_offered', seat: 0 }, 0).model;
+  assert.equal(asked.game.takeback_offer, 0);
+  assert.equal(canTakeBack(asked), false, 'not twice');
+  assert.equal(applyEvent(asked, 7, { e: 'takeback_declined', seat: 1 }, 0).model.game.takeback_offer, null);
   const back = applyEvent(m, 7, { e: 'took_back', game: { ...state().game, moves: [] } }, 5).model;
   assert.equal(back.game.moves.length, 0);
   assert.equal(back.game.clocksAt, 5);

@@ -25,6 +25,19 @@ pub enum ChallengeAnswer {
     Decline,
 }
 
+/// What a `takeback` message does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TakebackAction {
+    /// Take back one's last move (against the computer), or ask the other player to agree.
+    #[default]
+    Offer,
+    /// Agree to the other player's request.
+    Accept,
+    /// Refuse it.
+    Decline,
+}
+
 /// A draw offer action.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -132,11 +145,14 @@ pub enum ClientMsg {
         /// Table id.
         table: String,
     },
-    /// Take back moves against the computer (a casual table where every other seat is a computer): the game goes
-    /// back to before this player's last move.
+    /// Take back one's last move: against the computer (a casual table where every other seat is a computer) at
+    /// once; between two people at a casual table by request (`offer`) and the other's `accept` (or `decline`).
     Takeback {
         /// Table id.
         table: String,
+        /// What to do; `offer` when absent.
+        #[serde(default)]
+        action: TakebackAction,
     },
     /// Say something at a table (1-300 characters).
     Chat {

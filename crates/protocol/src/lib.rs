@@ -13,7 +13,7 @@ pub mod client;
 pub mod server;
 pub mod table;
 
-pub use client::{ChallengeAnswer, ClientMsg, DrawAction, Relation};
+pub use client::{ChallengeAnswer, ClientMsg, DrawAction, Relation, TakebackAction};
 pub use server::{ChallengeState, ErrorCode, Event, HistoryGame, OnlinePlayer, RatingChange, ServerMsg};
 pub use table::{
     ChatLine, Clocks, GameState, HouseRules, LegalMove, LobbyTable, MoveRecord, OutcomeInfo, PlayerInfo,

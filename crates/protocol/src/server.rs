@@ -212,6 +212,16 @@ pub enum Event {
         /// By whom.
         seat: u8,
     },
+    /// A player asked to take back their last move (between people).
+    TakebackOffered {
+        /// Who asked.
+        seat: u8,
+    },
+    /// The request was declined (or lapsed with a move).
+    TakebackDeclined {
+        /// By whom.
+        seat: u8,
+    },
     /// Seats that asked for a rematch so far.
     Rematch {
         /// Seats.

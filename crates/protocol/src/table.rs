@@ -278,6 +278,9 @@ pub struct GameState {
     pub outcome: Option<OutcomeInfo>,
     /// A pending draw offer: the seat that offered.
     pub draw_offer: Option<u8>,
+    /// A pending takeback request between people: the seat that asked to take back its last move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback_offer: Option<u8>,
 }
 
 /// One seat of a table.

@@ -1,7 +1,7 @@
 //! Takeback against the computer over a real websocket and a real SQLite file: the game goes back to before the
-//! player's last move (with the computer's answer), a restarted server and the game API replay the same game, and
-//! it is refused before the player's first move and at a table with another person (rated tables have no
-//! computers).
+//! player's last move (with the computer's answer), a restarted server and the game API replay the same game;
+//! between two people it needs the other's yes, and a move lets the request lapse; refused before the player's
+//! first move and at a rated table.
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -94,7 +94,7 @@ async fn a_takeback_against_the_computer_is_stored_and_replayed_after_a_restart(
 }
 
 #[tokio::test]
-async fn a_takeback_is_refused_before_any_move_and_against_a_person() {
+async fn a_takeback_is_refused_before_any_move() {
     let server = Server::start().await;
     let mut a = server.client().await;
     let spec = json!({"game": "chess", "seats": [{"kind": "me"}, {"kind": "cpu", "level": "easy"}]});
@@ -105,20 +105,67 @@ async fn a_takeback_is_refused_before_any_move_and_against_a_person() {
         refused["message"].as_str().unwrap().contains("no move"),
         "{refused}"
     );
+    server.stop().await;
+}
 
+#[tokio::test]
+async fn between_people_a_takeback_needs_the_others_yes_and_a_move_lets_the_request_lapse() {
+    let server = Server::start().await;
+    let mut a = server.client().await;
     let mut b = server.client().await;
-    let mut c = server.client().await;
-    let people = two_player_game(
+    let table = two_player_game(
+        &mut a,
         &mut b,
-        &mut c,
         json!({"game": "chess", "seats": [{"kind": "me"}]}),
     )
     .await;
-    assert_eq!(b.play(&people, 0, "e2e4").await["t"], "ack");
-    b.send(json!({"t": "takeback", "table": people})).await;
-    let refused = b.error("not_allowed").await;
+    assert_eq!(a.play(&table, 0, "e2e4").await["t"], "ack");
+    // Asked, declined: nothing changes.
+    a.send(json!({"t": "takeback", "table": table})).await;
+    assert_eq!(b.event("takeback_offered").await["event"]["seat"], 0);
+    b.send(json!({"t": "takeback", "table": table, "action": "decline"}))
+        .await;
+    assert_eq!(a.event("takeback_declined").await["event"]["seat"], 1);
+    // Only the other player answers a request.
+    a.send(json!({"t": "takeback", "table": table})).await;
+    b.event("takeback_offered").await;
+    a.send(json!({"t": "takeback", "table": table, "action": "accept"}))
+        .await;
+    a.error("not_allowed").await;
+    // Accepted: White's move is gone, White to move again.
+    b.send(json!({"t": "takeback", "table": table, "action": "accept"}))
+        .await;
+    let took = a.event("took_back").await;
+    assert_eq!(wires(&took["event"]["game"]), Vec::<String>::new());
+    assert_eq!(took["event"]["game"]["turn"], 0);
+    assert_eq!(a.play(&table, 0, "d2d4").await["t"], "ack");
+    // A request answered by a move lapses.
+    a.send(json!({"t": "takeback", "table": table})).await;
+    b.event("takeback_offered").await;
+    assert_eq!(b.play(&table, 1, "d7d5").await["t"], "ack");
+    assert_eq!(a.event("takeback_declined").await["event"]["seat"], 1);
+    b.send(json!({"t": "takeback", "table": table, "action": "accept"}))
+        .await;
+    b.error("not_allowed").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_rated_table_refuses_takebacks() {
+    let server = Server::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    let table = two_player_game(
+        &mut a,
+        &mut b,
+        json!({"game": "chess", "rated": true, "seats": [{"kind": "me"}]}),
+    )
+    .await;
+    assert_eq!(a.play(&table, 0, "e2e4").await["t"], "ack");
+    a.send(json!({"t": "takeback", "table": table})).await;
+    let refused = a.error("not_allowed").await;
     assert!(
-        refused["message"].as_str().unwrap().contains("computer"),
+        refused["message"].as_str().unwrap().contains("rated"),
         "{refused}"
     );
     server.stop().await;

@@ -335,6 +335,9 @@ export function mount(app, main, params) {
     if (sending && isMyTurn(model)) status.appendChild(h('p', { class: 'sending', id: 'sending', role: 'status' }, t('table.sending')));
     else if (isMyTurn(model)) status.appendChild(h('p', { class: 'your-turn', id: 'your-turn' }, t('table.your_turn')));
     else if (g.turn !== null && g.turn !== undefined) status.appendChild(h('p', {}, t('table.their_turn', { name: nameOf(g.turn) })));
+    if (g.takeback_offer !== null && g.takeback_offer !== undefined) {
+      status.appendChild(h('p', { class: 'draw-offer', id: 'takeback-offer' }, g.takeback_offer === model.you ? t('table.takeback_asked_you') : t('table.takeback_asked', { name: nameOf(g.takeback_offer) })));
+    }
     if (g.draw_offer !== null && g.draw_offer !== undefined) {
       status.appendChild(h('p', { class: 'draw-offer', id: 'draw-offer' }, g.draw_offer === model.you ? t('table.draw_offered_you') : t('table.draw_offered', { name: nameOf(g.draw_offer) })));
     }
@@ -352,7 +355,14 @@ export function mount(app, main, params) {
     const id = model.id;
     if (seated && g && !g.outcome) {
       if (plyOf(model) < model.seats.length) actions.appendChild(button('abort', t('table.abort'), () => app.send({ t: 'abort', table: id })));
-      if (canTakeBack(model)) actions.appendChild(button('takeback', t('table.takeback'), () => app.send({ t: 'takeback', table: id })));
+      const asked = g.takeback_offer;
+      if (asked !== null && asked !== undefined && asked !== model.you) {
+        actions.appendChild(button('takeback-accept', t('table.takeback_accept'), () => app.send({ t: 'takeback', table: id, action: 'accept' }), true));
+        actions.appendChild(button('takeback-decline', t('table.takeback_decline'), () => app.send({ t: 'takeback', table: id, action: 'decline' })));
+      } else if (canTakeBack(model)) {
+        const people = model.seats.every((s) => s && s.player && !s.cpu);
+        actions.appendChild(button('takeback', t(people ? 'table.takeback_ask' : 'table.takeback'), () => app.send({ t: 'takeback', table: id })));
+      }
       actions.appendChild(button('resign', t('table.resign'), async () => { if (await app.confirm(t('table.resign_confirm'))) app.send({ t: 'resign', table: id }); }));
       if (two) {
         if (g.draw_offer !== null && g.draw_offer !== undefined && g.draw_offer !== model.you) {
@@ -478,6 +488,12 @@ export function mount(app, main, params) {
         sound.play('end');
         app.say(t('say.ended', { result: resultText(ev.outcome) }));
         if (ev.outcome.reason === 'abandoned' && model.you !== null && ev.outcome.winner !== model.you && wasAwayNotice) app.toast(t('conn.removed'), 'error');
+        break;
+      case 'takeback_offered':
+        if (ev.seat !== model.you) { app.say(t('table.takeback_asked', { name: nameOf(ev.seat) })); sound.play('turn'); }
+        break;
+      case 'takeback_declined':
+        if (ev.seat !== model.you) app.say(t('table.takeback_refused'));
         break;
       case 'took_back':
         // The looked-back positions fetched before belong to moves that are gone.

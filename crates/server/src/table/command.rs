@@ -2,7 +2,7 @@
 //! the client is connected to, or on the table's owner for a forwarded message).
 
 use crate::outbox::{ConnId, Outbox};
-use parlor_protocol::{ClientMsg, DrawAction, PlayerInfo};
+use parlor_protocol::{ClientMsg, DrawAction, PlayerInfo, TakebackAction};
 
 /// Commands a table's task takes.
 #[derive(Debug)]
@@ -68,10 +68,12 @@ pub enum Cmd {
         /// Who.
         outbox: Outbox,
     },
-    /// Take back moves against the computer.
+    /// Take back one's last move, ask for it, or answer the other's request.
     Takeback {
         /// Who.
         outbox: Outbox,
+        /// What.
+        action: TakebackAction,
     },
     /// A chat line.
     Chat {
@@ -122,7 +124,7 @@ impl Cmd {
             ClientMsg::Draw { action, .. } => Cmd::Draw { outbox, action },
             ClientMsg::Abort { .. } => Cmd::Abort { outbox },
             ClientMsg::Rematch { .. } => Cmd::Rematch { outbox },
-            ClientMsg::Takeback { .. } => Cmd::Takeback { outbox },
+            ClientMsg::Takeback { action, .. } => Cmd::Takeback { outbox, action },
             ClientMsg::Chat { text, .. } => Cmd::Chat { outbox, text },
             _ => return None,
         })
@@ -141,7 +143,7 @@ pub fn table_of(msg: &ClientMsg) -> Option<&str> {
         | ClientMsg::Draw { table, .. }
         | ClientMsg::Abort { table }
         | ClientMsg::Rematch { table }
-        | ClientMsg::Takeback { table }
+        | ClientMsg::Takeback { table, .. }
         | ClientMsg::Chat { table, .. } => Some(table),
         _ => None,
     }

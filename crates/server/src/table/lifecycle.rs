@@ -92,6 +92,7 @@ impl Table {
             clock: Clock::new(self.time, self.seats.len()),
             events: Vec::new(),
             draw_offer: None,
+            takeback_offer: None,
             event_seq: 0,
             rows: 0,
             aborted: false,

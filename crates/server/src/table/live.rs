@@ -19,6 +19,8 @@ pub(super) struct Live {
     /// before it. The moves are the game's own history; kept apart so that a move costs no second copy of its text.
     pub(super) events: Vec<(usize, GameEvent)>,
     pub(super) draw_offer: Option<u8>,
+    /// A pending takeback request between two people: the seat that asked.
+    pub(super) takeback_offer: Option<u8>,
     pub(super) event_seq: i32,
     /// Moves stored for this game: the `ply` of the next stored move is one more, and a stored event counts them
     /// before it. Equal to the game's ply until a takeback (taken-back moves stay stored).
@@ -140,6 +142,7 @@ impl Live {
             check: self.check(),
             outcome: self.outcome_info(),
             draw_offer: self.draw_offer,
+            takeback_offer: self.takeback_offer,
         }
     }
 }

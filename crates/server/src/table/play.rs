@@ -185,6 +185,8 @@ impl Table {
         if declined.is_some() {
             live.draw_offer = None;
         }
+        // A move answers a takeback request: the request lapses.
+        let takeback_lapsed = live.takeback_offer.take().is_some();
         let (turn, points, eliminated) = table_view(live.game.as_ref(), &live.map);
         let event = Event::Moved {
             ply,
@@ -212,6 +214,9 @@ impl Table {
         self.broadcast(event);
         if declined.is_some() {
             self.broadcast(Event::DrawDeclined { seat: seat as u8 });
+        }
+        if takeback_lapsed {
+            self.broadcast(Event::TakebackDeclined { seat: seat as u8 });
         }
         metrics.observe_stage(Stage::Broadcast, built.elapsed());
         if ended {

@@ -1,13 +1,13 @@
-//! Takeback against the computer: at a casual table where every other seat is a computer, a player may take back
-//! their last move (with the computer's answer, if it came). The game is replayed without those steps; the moves
-//! stay stored and a `takeback` event says how many steps it undid, so a restart replays the same game. Clocks
-//! are not turned back: the time used stays used, and the player's turn starts again.
+//! Takeback of one's last move (with the answer to it, if it came) at a casual table: against the computer (every
+//! other seat a computer) at once; between two people when the other agrees to the request. The game is replayed
+//! without those steps; the moves stay stored and a `takeback` event says how many steps it undid, so a restart
+//! replays the same game. Clocks are not turned back: the time used stays used, and the taker's turn starts again.
 
 use super::{Live, Table, error};
 use crate::games::{Step, replay};
 use crate::outbox::Outbox;
 use crate::record::EventKind;
-use parlor_protocol::{ErrorCode, Event};
+use parlor_protocol::{ErrorCode, Event, TakebackAction};
 use std::sync::atomic::Ordering;
 use tokio::time::Instant;
 
@@ -23,9 +23,12 @@ pub enum TakebackRefused {
     /// Ratings count only the moves a player stood by.
     #[error("moves cannot be taken back at a rated table")]
     Rated,
-    /// Another person plays at the table.
-    #[error("moves can be taken back only against the computer")]
+    /// More than one other person, or a computer beside a person: only two people agree a takeback.
+    #[error("moves can be taken back against the computer, or between two players who agree")]
     NotAgainstComputer,
+    /// An answer with no request of the other player's to answer.
+    #[error("there is no takeback request to answer")]
+    NoRequest,
     /// The player has not moved yet.
     #[error("you have no move to take back")]
     NothingToTakeBack,
@@ -62,34 +65,82 @@ fn steps_to_undo(live: &Live, seat: usize) -> Option<usize> {
 }
 
 impl Table {
-    /// A player asks to take back their last move against the computer.
-    pub(super) async fn takeback(&mut self, outbox: &Outbox) {
-        if let Err(why) = self.take_back_moves(outbox).await {
+    /// A takeback message: take back at once against the computer, or ask, accept or decline between two people.
+    pub(super) async fn takeback(&mut self, outbox: &Outbox, action: TakebackAction) {
+        if let Err(why) = self.answer_takeback(outbox, action).await {
             outbox.send(&error(why.code(), why.to_string(), &self.id));
         }
     }
 
-    async fn take_back_moves(&mut self, outbox: &Outbox) -> Result<(), TakebackRefused> {
+    async fn answer_takeback(
+        &mut self,
+        outbox: &Outbox,
+        action: TakebackAction,
+    ) -> Result<(), TakebackRefused> {
         let seat = self
             .seat_of(&outbox.session().id())
             .ok_or(TakebackRefused::NotSeated)?;
         if self.spec.rated {
             return Err(TakebackRefused::Rated);
         }
-        let computers_only = self
-            .seats
-            .iter()
-            .enumerate()
-            .all(|(i, s)| i == seat || (s.occupant.cpu.is_some() && s.occupant.player_id.is_none()));
-        if !computers_only {
-            return Err(TakebackRefused::NotAgainstComputer);
-        }
         let live = self
             .game
             .as_ref()
             .filter(|g| !g.is_over())
             .ok_or(TakebackRefused::NoGame)?;
-        let undo = steps_to_undo(live, seat).ok_or(TakebackRefused::NothingToTakeBack)?;
+        let computers_only = self
+            .seats
+            .iter()
+            .enumerate()
+            .all(|(i, s)| i == seat || (s.occupant.cpu.is_some() && s.occupant.player_id.is_none()));
+        let two_people = self.seats.len() == 2
+            && self
+                .seats
+                .iter()
+                .all(|s| s.occupant.player_id.is_some() && s.occupant.cpu.is_none());
+        let pending = live.takeback_offer.map(usize::from);
+        match action {
+            TakebackAction::Offer if computers_only => {
+                steps_to_undo(live, seat).ok_or(TakebackRefused::NothingToTakeBack)?;
+                self.take_back_moves(outbox, seat).await;
+            }
+            TakebackAction::Offer if two_people => {
+                steps_to_undo(live, seat).ok_or(TakebackRefused::NothingToTakeBack)?;
+                if pending != Some(seat) {
+                    if let Some(live) = self.game.as_mut() {
+                        live.takeback_offer = Some(seat as u8);
+                    }
+                    self.broadcast(Event::TakebackOffered { seat: seat as u8 });
+                }
+            }
+            TakebackAction::Offer => return Err(TakebackRefused::NotAgainstComputer),
+            TakebackAction::Accept | TakebackAction::Decline => {
+                let asker = pending.filter(|s| *s != seat).ok_or(TakebackRefused::NoRequest)?;
+                if let Some(live) = self.game.as_mut() {
+                    live.takeback_offer = None;
+                }
+                if action == TakebackAction::Accept
+                    && self
+                        .game
+                        .as_ref()
+                        .is_some_and(|l| steps_to_undo(l, asker).is_some())
+                {
+                    self.take_back_moves(outbox, asker).await;
+                } else {
+                    self.broadcast(Event::TakebackDeclined { seat: seat as u8 });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back `seat`'s last move and what followed it: stored as a `takeback` event, then the game replayed
+    /// without those steps and announced.
+    async fn take_back_moves(&mut self, outbox: &Outbox, seat: usize) {
+        let Some(live) = self.game.as_ref() else { return };
+        let Some(undo) = steps_to_undo(live, seat) else {
+            return;
+        };
         let steps = live.steps();
         let kept = &steps[..steps.len() - undo];
         let game = match replay(&live.setup, kept) {
@@ -97,7 +148,7 @@ impl Table {
             Err(e) => {
                 // Cannot happen: these steps were played by this game.
                 tracing::error!(table = %self.id, error = %e, "could not replay a game for a takeback");
-                return Err(TakebackRefused::NoGame);
+                return;
             }
         };
         let events = Live::events_of(kept);
@@ -110,18 +161,17 @@ impl Table {
                 "the server cannot store the takeback right now; try again in a moment",
                 &self.id,
             ));
-            return Ok(());
+            return;
         }
         let now = Instant::now();
-        let Some(live) = self.game.as_mut() else {
-            return Ok(());
-        };
+        let Some(live) = self.game.as_mut() else { return };
         if let Some((_, stop)) = live.thinking.take() {
             stop.store(true, Ordering::Relaxed);
         }
         live.game = game;
         live.events = events;
         live.draw_offer = None;
+        live.takeback_offer = None;
         live.turn_since = now;
         live.clock.halt(now);
         if let Some(turn) = live.turn() {
@@ -130,6 +180,5 @@ impl Table {
         let state = live.state(now);
         self.broadcast(Event::TookBack { game: state });
         self.maybe_cpu();
-        Ok(())
     }
 }
