@@ -1,8 +1,9 @@
 //! Cluster tests: three real `parlor serve` processes sharing one PostgreSQL schema and one Redis prefix play as
 //! one site. Players on different nodes finish games; a challenge, presence and the lobby cross nodes; the node
 //! that owns a game is killed (SIGKILL), stopped (SIGTERM) or cut off from Redis mid-game, and play goes on at
-//! another node with every acknowledged move, never with two move lists. Runs only when both
-//! `PARLOR_TEST_POSTGRES` and `PARLOR_TEST_REDIS` hold URLs; otherwise each test says why it skipped and passes.
+//! another node with every acknowledged move, never with two move lists. They need PostgreSQL and Redis
+//! (`PARLOR_TEST_POSTGRES` and `PARLOR_TEST_REDIS` hold URLs), so they are ignored unless asked for
+//! (`cargo test --test cluster -- --ignored`, as .ci/run does); asked for without the URLs, they fail.
 //! Run with `-- --nocapture --test-threads=1` to see the measured times and each node's log lines.
 #![allow(clippy::unwrap_used)]
 
@@ -47,17 +48,13 @@ static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 // ---------------------------------------------------------------------------------------------------------------
 // The site: three `parlor serve` processes, a schema and a Redis prefix of their own.
 
-/// The PostgreSQL and Redis URLs, or `None` (said on stderr) when the tests cannot run.
-fn urls(test: &str) -> Option<(String, String)> {
+/// The PostgreSQL and Redis URLs. The tests are ignored unless asked for (`-- --ignored`, as .ci/run does); asked
+/// for without both URLs, a test fails and says why.
+fn urls(test: &str) -> (String, String) {
     let get = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     match (get("PARLOR_TEST_POSTGRES"), get("PARLOR_TEST_REDIS")) {
-        (Some(pg), Some(redis)) => Some((pg, redis)),
-        _ => {
-            eprintln!(
-                "{test}: skipped: the cluster tests need both PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS (URLs)"
-            );
-            None
-        }
+        (Some(pg), Some(redis)) => (pg, redis),
+        _ => panic!("{test}: the cluster tests need both PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS (URLs)"),
     }
 }
 
@@ -732,8 +729,9 @@ async fn owner_of(site: &Site, table: &str) -> Option<String> {
 // a. Games across nodes.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and Redis: set PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS and run with --ignored (.ci/run does)"]
 async fn players_on_different_nodes_finish_a_chess_game_and_a_four_player_game() {
-    let Some((pg, redis)) = urls("games") else { return };
+    let (pg, redis) = urls("games");
     let site = Site::start("games", &pg, &redis, |_| redis.clone()).await;
 
     // Fool's mate, White on A, Black on B.
@@ -839,10 +837,9 @@ async fn players_on_different_nodes_finish_a_chess_game_and_a_four_player_game()
 // b. A challenge from A accepted on B.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and Redis: set PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS and run with --ignored (.ci/run does)"]
 async fn a_challenge_sent_on_one_node_is_accepted_on_another() {
-    let Some((pg, redis)) = urls("challenge") else {
-        return;
-    };
+    let (pg, redis) = urls("challenge");
     let site = Site::start("challenge", &pg, &redis, |_| redis.clone()).await;
     let mut a = site.client(A).await;
     let mut b = site.client(B).await;
@@ -916,8 +913,9 @@ async fn lobby(c: &mut Client) -> (BTreeSet<String>, BTreeSet<String>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and Redis: set PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS and run with --ignored (.ci/run does)"]
 async fn presence_and_lobby_agree_on_all_nodes() {
-    let Some((pg, redis)) = urls("lobby") else { return };
+    let (pg, redis) = urls("lobby");
     let site = Site::start("lobby", &pg, &redis, |_| redis.clone()).await;
     let mut watchers = Vec::new();
     for node in [A, B, C] {
@@ -1014,10 +1012,9 @@ fn remaining(clocks: &Value, seat: usize) -> i64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and Redis: set PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS and run with --ignored (.ci/run does)"]
 async fn sigkill_of_the_owner_mid_game_resumes_on_another_node() {
-    let Some((pg, redis)) = urls("sigkill") else {
-        return;
-    };
+    let (pg, redis) = urls("sigkill");
     let mut site = Site::start("sigkill", &pg, &redis, |_| redis.clone()).await;
     let (mut players, cookies) = chess_game(&site, A, [B, C]).await;
     let table = players[0].table.clone();
@@ -1098,10 +1095,9 @@ async fn sigkill_of_the_owner_mid_game_resumes_on_another_node() {
 // e. Graceful stop of the owner mid-game.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and Redis: set PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS and run with --ignored (.ci/run does)"]
 async fn a_graceful_stop_hands_the_game_over_without_a_visible_pause() {
-    let Some((pg, redis)) = urls("handover") else {
-        return;
-    };
+    let (pg, redis) = urls("handover");
     let mut site = Site::start("handover", &pg, &redis, |_| redis.clone()).await;
     // White on A (the owner, which stops), Black on B; White comes back through C.
     let (mut players, cookies) = chess_game(&site, A, [A, B]).await;
@@ -1288,8 +1284,9 @@ fn redis_parts(url: &str) -> (String, String, String) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and Redis: set PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS and run with --ignored (.ci/run does)"]
 async fn a_node_cut_off_from_redis_refuses_moves_while_another_owns_its_table() {
-    let Some((pg, redis)) = urls("split") else { return };
+    let (pg, redis) = urls("split");
     let (scheme, upstream, path) = redis_parts(&redis);
     let proxy = Proxy::start(upstream).await;
     let through_proxy = format!("{scheme}{}{path}", proxy.addr);
@@ -1490,8 +1487,9 @@ async fn chat_until(c: &mut Client, text: &str) -> Vec<(String, String)> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and Redis: set PARLOR_TEST_POSTGRES and PARLOR_TEST_REDIS and run with --ignored (.ci/run does)"]
 async fn chat_mute_and_block_work_across_nodes() {
-    let Some((pg, redis)) = urls("marks") else { return };
+    let (pg, redis) = urls("marks");
     let site = Site::start("marks", &pg, &redis, |_| redis.clone()).await;
     // A table owned by C; X watches through A, Y through B, Z sits at C.
     let mut z = site.client(C).await;

@@ -28,7 +28,7 @@
 //!
 //! The schema is portable: INTEGER, BIGINT, DOUBLE PRECISION and TEXT columns only (booleans 0/1, instants unix ms,
 //! ids and JSON as text), `$1` placeholders, no auto-increment. `tests/conformance.rs` runs the same tests on
-//! SQLite always and on PostgreSQL when `PARLOR_TEST_POSTGRES` holds a URL.
+//! SQLite and on PostgreSQL (`PARLOR_TEST_POSTGRES` holds a URL; those cases are ignored unless asked for).
 
 mod any_store;
 pub mod bench;
