@@ -346,7 +346,8 @@ mod tests {
         assert!(r.max_stop_latency < bound, "{r:?}");
     }
 
-    /// The full check of issue 5 for draughts and four-player chess (run in release, alone).
+    /// The full timing check for draughts and four-player chess: 200 searches of 20 ms, none late (run in release,
+    /// alone).
     #[test]
     #[ignore]
     fn two_hundred_timed_draughts_and_chess4_searches_are_within_20_ms() {
@@ -355,7 +356,7 @@ mod tests {
         assert!(r.max_stop_latency <= Duration::from_millis(20), "{r:?}");
     }
 
-    /// The full check of issue 5 (200 searches, 20 ms). Timing-sensitive: run alone, in release
+    /// The full timing check for chess (200 searches, 20 ms). Timing-sensitive: run alone, in release
     /// (`cargo test --release -p parlor-ai -- --ignored`), or use `parlor bench clock`.
     #[test]
     #[ignore]

@@ -24,7 +24,7 @@ pub const SOFT_PERMILLE: u32 = 600;
 pub const HARD_PERMILLE: u32 = 2500;
 /// The hard limit never exceeds this part of the remaining clock, in 1/1000.
 pub const HARD_MAX_OF_REMAINING_PERMILLE: u32 = 250;
-/// The per-move cap of a chess table when the caller gives none (issue 5: at most 60 s per move).
+/// The per-move cap of a chess table when the caller gives none: the site's chess clock allows 60 s per move.
 pub const CHESS_DEFAULT_CAP: Duration = Duration::from_secs(60);
 /// The default chess clock of a table: 15 minutes each.
 pub const CHESS_DEFAULT_CLOCK: Duration = Duration::from_secs(15 * 60);

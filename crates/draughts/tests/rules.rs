@@ -1,4 +1,5 @@
-//! One test per rule of issue 3, each from a position where the rule decides the legal moves or the outcome.
+//! One test per rule of docs/rules/draughts.md, each from a position where the rule decides the legal moves or the
+//! outcome.
 //! Squares are PDN numbers; comments give the diagram square (White at the bottom).
 #![allow(clippy::unwrap_used)]
 

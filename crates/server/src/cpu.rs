@@ -144,7 +144,7 @@ mod tests {
     }
 
     /// A draughts table where capturing is optional: once a player has declined a capture, the engine still
-    /// replays the game and answers (it used to refuse the declined capture and leave the table to random moves).
+    /// replays the game and answers (the declined capture is not forced on the replay).
     #[test]
     fn the_engine_plays_on_after_a_declined_capture() {
         let setup = GameSetup {
