@@ -5,7 +5,7 @@ use crate::pgn;
 use crate::position::{FenError, Position, color_of, coord, seat_of, uci};
 use parlor_game::rules::rewind;
 use parlor_game::{
-    AnyGame, BySeat, Coord, Decision, EndReason, EventError, ExportInfo, GameEvent, GameKind, MoveError,
+    AnyGame, Coord, Decision, EndReason, EventError, ExportInfo, GameEvent, GameKind, MoveError,
     MoveErrorKind, MoveView, Outcome, Played, Position as _, Repetitions, Rules, Seat, Snapshot,
     SnapshotError,
 };
@@ -263,14 +263,6 @@ impl Rules for Game {
 
     fn outcome(&self) -> &Outcome {
         &self.outcome
-    }
-
-    fn points(&self) -> BySeat<i32> {
-        BySeat::new(2)
-    }
-
-    fn eliminated(&self) -> BySeat<bool> {
-        BySeat::new(2)
     }
 
     fn position_text(&self) -> String {

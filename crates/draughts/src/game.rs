@@ -7,9 +7,8 @@ use crate::notation::{self, PdnMove};
 use crate::position::{Position, square_coord};
 use parlor_game::rules::rewind;
 use parlor_game::{
-    AnyGame, BySeat, Coord, Decision, DraughtsVariant, EndReason, EventError, ExportInfo, GameEvent,
-    GameKind, MoveError, MoveErrorKind, MoveView, Outcome, Played, Repetitions, Rules, Seat, Snapshot,
-    SnapshotError,
+    AnyGame, Coord, Decision, DraughtsVariant, EndReason, EventError, ExportInfo, GameEvent, GameKind,
+    MoveError, MoveErrorKind, MoveView, Outcome, Played, Repetitions, Rules, Seat, Snapshot, SnapshotError,
 };
 
 /// Table settings fixed when the game is created.
@@ -330,14 +329,6 @@ impl Rules for Game {
 
     fn outcome(&self) -> &Outcome {
         &self.outcome
-    }
-
-    fn points(&self) -> BySeat<i32> {
-        BySeat::new(2)
-    }
-
-    fn eliminated(&self) -> BySeat<bool> {
-        BySeat::new(2)
     }
 
     fn position_text(&self) -> String {

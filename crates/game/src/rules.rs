@@ -110,10 +110,15 @@ pub trait Rules: Send + Sync + fmt::Debug {
     fn apply(&mut self, event: GameEvent) -> Result<(), EventError>;
     /// Where the game stands.
     fn outcome(&self) -> &Outcome;
-    /// Points per seat (four-player chess; zeros elsewhere).
-    fn points(&self) -> BySeat<i32>;
-    /// Seats that are out of the game (four-player chess; a two-player game never eliminates).
-    fn eliminated(&self) -> BySeat<bool>;
+    /// Points per seat (four-player chess; zeros elsewhere, as this default gives).
+    fn points(&self) -> BySeat<i32> {
+        BySeat::new(self.seat_count())
+    }
+    /// Seats that are out of the game (four-player chess; a two-player game never eliminates, as this default
+    /// says).
+    fn eliminated(&self) -> BySeat<bool> {
+        BySeat::new(self.seat_count())
+    }
     /// The current position as text (FEN, PDN FEN, FEN4).
     fn position_text(&self) -> String;
     /// The start position as text, in the same notation.
