@@ -1,7 +1,7 @@
 //! A whole chess game as a table runs it: FIDE Laws articles 3 (moves), 5 (end of the game), 6.9 (flag fall) and
 //! 9 (draws), with every draw that simple table sites apply automatically.
 
-use crate::pgn;
+use crate::export;
 use crate::position::{FenError, Position, color_of, coord, seat_of, uci};
 use parlor_game::rules::rewind;
 use parlor_game::{
@@ -290,7 +290,7 @@ impl Rules for Game {
     }
 
     fn export(&self, info: &ExportInfo) -> String {
-        pgn::write(self, info)
+        export::write(&self.start, self, info)
     }
 
     fn clone_box(&self) -> AnyGame {

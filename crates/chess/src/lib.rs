@@ -8,6 +8,7 @@
 //!
 //! The move generator is shakmaty's; nothing here generates moves.
 
+mod export;
 pub mod game;
 pub mod pgn;
 pub mod position;

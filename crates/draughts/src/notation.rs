@@ -267,3 +267,30 @@ impl<R: Rule> Walk<R> {
         }
     }
 }
+
+/// A position's moves in PDN (here, beside the notation, so that `position.rs` needs none of it).
+impl Position {
+    /// One path of the move: its start square, then every landing square (PDN numbers). When several paths give
+    /// the same move, the first found is used, always the same one.
+    pub fn move_path(&self, m: Move) -> Vec<u32> {
+        paths(self, m)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| vec![self.from_square(m), self.to_square(m)])
+    }
+
+    /// The move in PDN: `11-15`, `11x18`, or the full path `11x18x25` when another legal move shares its start
+    /// and end squares.
+    pub fn move_notation(&self, m: Move) -> String {
+        write(self, m, &self.legal_moves())
+    }
+
+    /// Finds the legal move named by PDN text (`11-15`, `11x18`, `11x18x25`).
+    ///
+    /// # Errors
+    /// A [`MoveError`]: malformed text, no such legal move, or a from-to naming several legal moves (ambiguous).
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let pdn: PdnMove = text.parse()?;
+        pdn.to_move(self)
+    }
+}

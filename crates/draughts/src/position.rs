@@ -4,9 +4,8 @@ use crate::board::{Board, Color};
 use crate::fen::{self, FenError};
 use crate::generator;
 use crate::moves::{Move, MoveList};
-use crate::notation::{self, PdnMove};
 use crate::rule::{bit_of, half_width, square_of, with_rule};
-use parlor_game::{Coord, DraughtsVariant, MoveError, Seat};
+use parlor_game::{Coord, DraughtsVariant, Seat};
 
 /// A piece: a man or a king of one side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -238,30 +237,6 @@ impl Position {
             bb &= bb - 1;
         }
         out
-    }
-
-    /// One path of the move: its start square, then every landing square (PDN numbers). When several paths give
-    /// the same move, the first found is used, always the same one.
-    pub fn move_path(&self, m: Move) -> Vec<u32> {
-        notation::paths(self, m)
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| vec![self.from_square(m), self.to_square(m)])
-    }
-
-    /// The move in PDN: `11-15`, `11x18`, or the full path `11x18x25` when another legal move shares its start
-    /// and end squares.
-    pub fn move_notation(&self, m: Move) -> String {
-        notation::write(self, m, &self.legal_moves())
-    }
-
-    /// Finds the legal move named by PDN text (`11-15`, `11x18`, `11x18x25`).
-    ///
-    /// # Errors
-    /// A [`MoveError`]: malformed text, no such legal move, or a from-to naming several legal moves (ambiguous).
-    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let pdn: PdnMove = text.parse()?;
-        pdn.to_move(self)
     }
 
     /// The grid coordinate of PDN square `square` (White's side at the bottom).
