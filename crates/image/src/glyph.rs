@@ -3,13 +3,17 @@
 //! Shaping sixteen labels on every render cost more than drawing them; and the SVG then looks the same in a
 //! browser that lacks the font.
 
-use crate::render::{FONT, FONT_FAMILY};
 use resvg::tiny_skia::PathSegment;
 use resvg::tiny_skia::Point;
 use resvg::usvg;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
+
+/// The embedded font: DejaVu Sans cut down to printable ASCII (Bitstream Vera licence, `fonts/LICENSE`).
+pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSans-ascii.ttf");
+/// The family name diagrams ask for; it must match the embedded font or resvg draws no text.
+pub const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// Size of edge coordinates (chess, four-player), centred on their point, in SVG units.
 pub const EDGE_SIZE: u32 = 24;

@@ -196,11 +196,6 @@ impl Request {
         }
         Ok(Request { diagram, options })
     }
-
-    /// The picture as an SVG document.
-    pub fn svg(&self) -> String {
-        crate::svg::write(&self.diagram, &self.options)
-    }
 }
 
 /// The path and query of the picture of a position (`/image/chess.png?fen=...`, `/image/draughts.png?variant=

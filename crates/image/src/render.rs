@@ -2,16 +2,12 @@
 //! of DejaVu Sans (printable ASCII) compiled in; see `fonts/README.md`.
 
 use crate::error::ImageError;
+use crate::glyph::{FONT, FONT_FAMILY};
 use crate::options::Request;
 use crate::svg::{self, Layout};
 use resvg::{tiny_skia, usvg};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-
-/// The embedded font: DejaVu Sans cut down to printable ASCII (Bitstream Vera licence, `fonts/LICENSE`).
-pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSans-ascii.ttf");
-/// The family name diagrams ask for; it must match the embedded font or resvg draws no text.
-pub const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// Bytes of pre-rendered sprites kept at most (one per piece, army and pixel size; a 512 px chess set is about
 /// 160 KB); the set is dropped when it would grow past this.

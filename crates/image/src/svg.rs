@@ -6,7 +6,7 @@
 
 use crate::diagram::{Army, Diagram, is_playable};
 use crate::glyph;
-use crate::options::{Check, Options, Theme};
+use crate::options::{Check, Options, Request, Theme};
 use crate::sprite;
 use parlor_game::{Coord, GameKind};
 use std::fmt::Write as _;
@@ -376,6 +376,13 @@ fn draughts_coord(n: u32, num: u32) -> Coord {
     let k = (num - 1) % half;
     let file = 2 * k + u32::from(row.is_multiple_of(2));
     Coord::new(file as u8, (n - 1 - row) as u8)
+}
+
+impl Request {
+    /// The picture as an SVG document.
+    pub fn svg(&self) -> String {
+        write(&self.diagram, &self.options)
+    }
 }
 
 #[cfg(test)]
