@@ -430,7 +430,8 @@ fn loadtest(args: LoadtestArgs) -> Result<()> {
 }
 
 fn run_match(args: &MatchArgs) -> Result<()> {
-    use parlor_ai::arena::{MatchConfig, PlayerSpec, print_match};
+    use parlor_ai::arena::{MatchConfig, PlayerSpec};
+    use parlor_ai::matches::print_match;
     let (game, a, b) = (
         game_kind(&args.game)?,
         PlayerSpec::parse(&args.a, &args.a_options)?,

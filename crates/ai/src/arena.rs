@@ -634,17 +634,13 @@ pub(crate) fn gather(
     }
 }
 
-/// Plays a match from the chess openings in the repository, printing each game to stderr (with its moves if
-/// `show_moves`) and the summary to stdout: the body of `parlor match`.
+/// Plays a chess match from the chess openings in the repository, printing each game to stderr (with its moves if
+/// `show_moves`) and the summary to stdout: `parlor match` for chess ([`crate::matches::print_match`] picks the
+/// arena of each game).
 ///
 /// # Errors
 /// As [`run_match`], or [`ArenaError::BadOpening`] if the openings file is broken.
-pub fn print_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, ArenaError> {
-    match cfg.game {
-        GameKind::Draughts(_) => return crate::draughts::arena::print_match(cfg, show_moves),
-        GameKind::Chess4 => return crate::chess4::arena::print_match(cfg, show_moves),
-        GameKind::Chess => {}
-    }
+pub fn print_chess_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, ArenaError> {
     let openings = chess_openings(CHESS_OPENINGS)?;
     let (a, b) = (cfg.a.label(), cfg.b.label());
     println!(

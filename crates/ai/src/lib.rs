@@ -25,6 +25,8 @@ pub mod chess;
 pub mod chess4;
 pub mod clock;
 pub mod draughts;
+pub mod level;
+pub mod matches;
 pub mod params;
 pub mod request;
 pub mod rng;

@@ -3,7 +3,7 @@
 //! Centipawns (cp) are hundredths of a pawn. Depths are in plies. A change here changes play: run
 //! `parlor bench search` (node counts) and a `parlor match` before and after.
 
-use crate::request::Level;
+use crate::level::Level;
 use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------------------------------
