@@ -18,6 +18,16 @@ fn wires(game: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A server with two people at a table of `spec`, after White's 1. e4: (server, White, Black, table).
+async fn white_opened(spec: Value) -> (Server, Client, Client, String) {
+    let server = Server::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    let table = two_player_game(&mut a, &mut b, spec).await;
+    assert_eq!(a.play(&table, 0, "e2e4").await["t"], "ack");
+    (server, a, b, table)
+}
+
 /// Waits for the computer's answer at ply `ply` (1-based) and returns its event.
 async fn cpu_answer(a: &mut Client, ply: u32) -> Value {
     a.until("cpu move", move |v| {
@@ -110,16 +120,8 @@ async fn a_takeback_is_refused_before_any_move() {
 
 #[tokio::test]
 async fn between_people_a_takeback_needs_the_others_yes_and_a_move_lets_the_request_lapse() {
-    let server = Server::start().await;
-    let mut a = server.client().await;
-    let mut b = server.client().await;
-    let table = two_player_game(
-        &mut a,
-        &mut b,
-        json!({"game": "chess", "seats": [{"kind": "me"}]}),
-    )
-    .await;
-    assert_eq!(a.play(&table, 0, "e2e4").await["t"], "ack");
+    let (server, mut a, mut b, table) =
+        white_opened(json!({"game": "chess", "seats": [{"kind": "me"}]})).await;
     // Asked, declined: nothing changes.
     a.send(json!({"t": "takeback", "table": table})).await;
     assert_eq!(b.event("takeback_offered").await["event"]["seat"], 0);
@@ -152,16 +154,8 @@ async fn between_people_a_takeback_needs_the_others_yes_and_a_move_lets_the_requ
 
 #[tokio::test]
 async fn a_rated_table_refuses_takebacks() {
-    let server = Server::start().await;
-    let mut a = server.client().await;
-    let mut b = server.client().await;
-    let table = two_player_game(
-        &mut a,
-        &mut b,
-        json!({"game": "chess", "rated": true, "seats": [{"kind": "me"}]}),
-    )
-    .await;
-    assert_eq!(a.play(&table, 0, "e2e4").await["t"], "ack");
+    let (server, mut a, _b, table) =
+        white_opened(json!({"game": "chess", "rated": true, "seats": [{"kind": "me"}]})).await;
     a.send(json!({"t": "takeback", "table": table})).await;
     let refused = a.error("not_allowed").await;
     assert!(
