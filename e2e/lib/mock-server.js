@@ -135,7 +135,16 @@ export async function startMock() {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ id: 'demo', game: 'chess', players: [{ id: 'p0', name: 'Ana' }, { id: 'p1', name: 'Bo' }],
           start: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
-          moves: [['e2e4', 'e4'], ['e7e5', 'e5'], ['g1f3', 'Nf3'], ['b8c6', 'Nc6'], ['f1c4', 'Bc4'], ['g8f6', 'Nf6'], ['e1g1', 'O-O']].map(([wire, display], i) => ({ seat: i % 2, wire, display })),
+          // As the server sends them: every move with the position after it.
+          moves: [
+            ['e2e4', 'e4', 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'],
+            ['e7e5', 'e5', 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'],
+            ['g1f3', 'Nf3', 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'],
+            ['b8c6', 'Nc6', 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'],
+            ['f1c4', 'Bc4', 'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3'],
+            ['g8f6', 'Nf6', 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4'],
+            ['e1g1', 'O-O', 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4'],
+          ].map(([wire, display, position], i) => ({ seat: i % 2, wire, display, position })),
           outcome: { result: 'decided', places: [1, 2], winner: 0, reason: 'resignation', score: '1-0' } }));
         return;
       }

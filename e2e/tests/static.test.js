@@ -157,7 +157,7 @@ test('history lists a game; the replay steps through it', async () => {
   // Share image: the picture of the position shown, with its last move (the king's move of O-O).
   const shot = new URL(await page.locator('[data-action="share-image"]').getAttribute('href'), 'http://x');
   assert.equal(shot.pathname, '/image/chess.png');
-  assert.equal(shot.searchParams.get('fen'), 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b - - 0 1');
+  assert.equal(shot.searchParams.get('fen'), 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4');
   assert.equal(shot.searchParams.get('lastmove'), 'e1g1');
   await page.screenshot({ path: `${SHOTS}static-replay.png` });
   assert.deepEqual(errors, []);
