@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use parlor_store::bench::{Throughput, batch_commits, closed_loop};
-use parlor_store::{AnyStore, GroupCommitConfig, SqliteDurability, SqliteStore, Store};
+use parlor_store::{AnyStore, GroupCommitConfig, SqliteDurability, Store};
 use sqlx::Connection;
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -98,7 +98,7 @@ async fn main() {
     ] {
         let path = std::env::temp_dir().join(format!("parlor-bench-{}.db", uuid::Uuid::new_v4()));
         let url = format!("sqlite://{}?mode=rwc", path.display());
-        let store = SqliteStore::open_with(&url, durability).await.unwrap();
+        let store = AnyStore::open_sqlite(&url, durability).await.unwrap();
         suite(name, &store, seconds, runs, &[1]).await;
         store.close().await;
         remove_sqlite(&path);

@@ -168,9 +168,7 @@ async fn checkpoint(pool: &AnyPool) -> Result<Progress, StoreError> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use crate::sql::Db;
-    use crate::sqlite::SqliteStore;
-    use crate::{SqliteDurability, Store};
+    use crate::{AnyStore, SqliteDurability, Store};
 
     /// Writes enough to pass the writer's `wal_autocheckpoint` several times: the checkpointer copies frames
     /// beside the writer and the WAL starts again, so the file stays small.
@@ -180,7 +178,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("c.db");
         let url = format!("sqlite://{}?mode=rwc", path.display());
-        let store = SqliteStore::open_with(&url, SqliteDurability::ProcessCrash)
+        let store = AnyStore::open_sqlite(&url, SqliteDurability::ProcessCrash)
             .await
             .unwrap();
         for i in 0..3_000 {
@@ -193,19 +191,19 @@ mod tests {
             }
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        let counts = store.checkpoints().unwrap();
+        let counts = store.sqlite_checkpoints().unwrap();
         assert!(counts.runs > 10, "{counts:?}");
         assert_eq!(counts.errors, 0, "{counts:?}");
         assert!(counts.frames_copied >= 3_000, "{counts:?}");
         assert!(counts.wal_restarts > 0, "{counts:?}");
-        // 300 pages of 4 KiB before the writer's own checkpoint, and it restarts the log: far below 3,000 frames.
+        // The checkpointer copies frames beside the writer and the log restarts: far below the 3,000 frames written.
         let wal = std::fs::metadata(dir.join("c.db-wal")).unwrap().len();
         assert!(wal < 2_000 * 4_096, "WAL of {wal} bytes");
         store.close().await;
-        let in_memory = Db::open_sqlite("sqlite::memory:", SqliteDurability::ProcessCrash)
+        let in_memory = AnyStore::open_sqlite("sqlite::memory:", SqliteDurability::ProcessCrash)
             .await
             .unwrap();
-        assert!(in_memory.checkpoint_counts().is_none());
+        assert!(in_memory.sqlite_checkpoints().is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -12,7 +12,7 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::error::StoreError;
-use crate::sql::Backend;
+use crate::store::Backend;
 use crate::store::Store;
 use crate::write::Write;
 

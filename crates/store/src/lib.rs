@@ -9,9 +9,9 @@
 //! - `store.rs`: the [`Store`] trait.
 //! - `record.rs`: the rows ([`Player`], [`TableRecord`], [`GameRecord`], [`MoveRecord`], ...); `write.rs`: [`Write`],
 //!   one change of a batch; `error.rs`: [`StoreError`].
-//! - `sql.rs`: the one SQL implementation on sqlx's Any driver; `sqlite.rs`, `postgres.rs`: opening each backend;
-//!   `any_store.rs`: [`AnyStore`], the backend picked from the URL; `migration.rs`: the embedded
-//!   `migrations/` folder, applied at start-up on both backends.
+//! - `sql.rs`: [`AnyStore`], the one implementation of [`Store`], on sqlx's Any driver for both backends;
+//!   `any_store.rs`: opening it from a URL; `migration.rs`: the embedded `migrations/` folder, applied at
+//!   start-up on both backends.
 //! - `checkpoint.rs`: the background checkpointer of an SQLite file, so that commits seldom wait for one.
 //! - `file_guard.rs`: refuses writes once an SQLite file is deleted, replaced or made read-only under a running
 //!   server.
@@ -37,24 +37,19 @@ mod error;
 mod file_guard;
 mod group_commit;
 mod migration;
-mod postgres;
 mod record;
 mod sql;
-mod sqlite;
 mod store;
 mod write;
 
-pub use any_store::AnyStore;
 pub use checkpoint::CheckpointCounts;
 pub use error::StoreError;
 pub use group_commit::{GroupCommit, GroupCommitConfig};
 
-pub use postgres::PostgresStore;
 pub use record::{
     ChatRecord, EventRecord, GameRecord, MoveRecord, Player, Rating, RatingChange, Relation, StoredGame,
     TableRecord, game_status, table_status,
 };
-pub use sql::{Backend, SqliteDurability};
-pub use sqlite::SqliteStore;
-pub use store::Store;
+pub use sql::{AnyStore, SqliteDurability};
+pub use store::{Backend, Store};
 pub use write::Write;

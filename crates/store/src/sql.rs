@@ -15,16 +15,8 @@ use crate::record::{
     ChatRecord, EventRecord, GameRecord, MoveRecord, Player, Rating, RatingChange, Relation, StoredGame,
     TableRecord,
 };
+use crate::store::{Backend, Store};
 use crate::write::Write;
-
-/// Which database a store runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// An SQLite file: one process, no server.
-    Sqlite,
-    /// A PostgreSQL server: several nodes may share it.
-    Postgres,
-}
 
 /// How an SQLite store trades commit speed against what a commit survives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -99,10 +91,11 @@ macro_rules! table_columns {
     };
 }
 
-/// A connected database with the schema applied: a pool for reads and one for writes (the same pool on
-/// PostgreSQL; a single connection on SQLite).
+/// The store Parlor runs on: a connected database with the schema applied, SQLite or PostgreSQL as its URL says
+/// ([`AnyStore::open`]). Reads go to one pool and writes to another (the same pool on PostgreSQL; a single
+/// connection on SQLite). It implements [`Store`] once for both backends; the SQL that differs asks `backend`.
 #[derive(Clone, Debug)]
-pub(crate) struct Db {
+pub struct AnyStore {
     read: AnyPool,
     write: AnyPool,
     backend: Backend,
@@ -112,9 +105,15 @@ pub(crate) struct Db {
     file: Option<Arc<FileGuard>>,
 }
 
-impl Db {
-    /// Connects to an SQLite file (`sqlite://path?mode=rwc`), sets WAL and the durability, applies migrations.
-    pub(crate) async fn open_sqlite(url: &str, durability: SqliteDurability) -> Result<Db, StoreError> {
+impl AnyStore {
+    /// Opens an SQLite database (`sqlite://path?mode=rwc`, or `sqlite::memory:`) with the durability given, in WAL
+    /// mode, and applies the migrations. The URL is passed to SQLite as it is: [`AnyStore::open`] also reads
+    /// Parlor's `synchronous=` parameter and adds `mode=rwc`.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] if the file cannot be opened, [`StoreError::Migrate`] if the schema cannot be
+    /// brought up to date.
+    pub async fn open_sqlite(url: &str, durability: SqliteDurability) -> Result<AnyStore, StoreError> {
         sqlx::any::install_default_drivers();
         let path = FileGuard::path_of(url);
         let existed = path.as_deref().is_some_and(FileGuard::exists);
@@ -167,7 +166,7 @@ impl Db {
             let checkpointer = Checkpointer::start(url, synchronous, tuning::SQLITE_CHECKPOINT_PAUSE).await?;
             Some(Arc::new(checkpointer))
         };
-        Ok(Db {
+        Ok(AnyStore {
             read,
             write,
             backend: Backend::Sqlite,
@@ -177,7 +176,7 @@ impl Db {
     }
 
     /// Connects to PostgreSQL (`postgres://...`) and applies migrations.
-    pub(crate) async fn open_postgres(url: &str) -> Result<Db, StoreError> {
+    pub(crate) async fn open_postgres(url: &str) -> Result<AnyStore, StoreError> {
         sqlx::any::install_default_drivers();
         let pool = AnyPoolOptions::new()
             .max_connections(tuning::POSTGRES_CONNECTIONS)
@@ -186,7 +185,7 @@ impl Db {
             .connect(url)
             .await?;
         migrator().run(&pool).await?;
-        Ok(Db {
+        Ok(AnyStore {
             read: pool.clone(),
             write: pool,
             backend: Backend::Postgres,
@@ -195,19 +194,16 @@ impl Db {
         })
     }
 
-    /// What the background checkpointer has done; `None` on PostgreSQL and SQLite in memory.
-    pub(crate) fn checkpoint_counts(&self) -> Option<CheckpointCounts> {
+    /// What the SQLite background checkpointer has done; `None` on PostgreSQL and SQLite in memory.
+    pub fn sqlite_checkpoints(&self) -> Option<CheckpointCounts> {
         self.checkpointer
             .as_ref()
             .map(|checkpointer| checkpointer.counts())
     }
 
-    pub(crate) fn backend(&self) -> Backend {
-        self.backend
-    }
-
-    /// The SQLite file this store made when it opened (there was none), if it did.
-    pub(crate) fn created_file(&self) -> Option<&std::path::Path> {
+    /// The SQLite file this store made when it opened because there was none: a new, empty database, with a new
+    /// cookie key. `None` when the file was there already, in memory, and on PostgreSQL.
+    pub fn created_file(&self) -> Option<&std::path::Path> {
         self.file.as_ref().filter(|f| f.created()).map(|f| f.path())
     }
 
@@ -217,14 +213,6 @@ impl Db {
             Some(file) => file.check(),
             None => Ok(()),
         }
-    }
-
-    pub(crate) async fn close(&self) {
-        if let Some(checkpointer) = &self.checkpointer {
-            checkpointer.close().await;
-        }
-        self.read.close().await;
-        self.write.close().await;
     }
 
     /// Begins a read-only snapshot: several reads in it see one state of the database.
@@ -239,14 +227,24 @@ impl Db {
         };
         Ok(tx)
     }
+}
+
+impl Store for AnyStore {
+    fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    async fn close(&self) {
+        if let Some(checkpointer) = &self.checkpointer {
+            checkpointer.close().await;
+        }
+        self.read.close().await;
+        self.write.close().await;
+    }
 
     // ---- settings
 
-    pub(crate) async fn secret(
-        &self,
-        name: &str,
-        generate: impl FnOnce() -> String,
-    ) -> Result<String, StoreError> {
+    async fn secret(&self, name: &str, generate: impl FnOnce() -> String) -> Result<String, StoreError> {
         refuse_nul(&[name])?;
         let select = "SELECT value FROM settings WHERE name = $1";
         if let Some(row) = sqlx::query(select).bind(name).fetch_optional(&self.write).await? {
@@ -264,7 +262,7 @@ impl Db {
         Ok(row.try_get("value")?)
     }
 
-    pub(crate) async fn setting(&self, name: &str) -> Result<Option<String>, StoreError> {
+    async fn setting(&self, name: &str) -> Result<Option<String>, StoreError> {
         if has_nul(&[name]) {
             return Ok(None);
         }
@@ -277,11 +275,11 @@ impl Db {
 
     // ---- players
 
-    pub(crate) async fn upsert_player(&self, player: &Player) -> Result<(), StoreError> {
+    async fn upsert_player(&self, player: &Player) -> Result<(), StoreError> {
         self.commit(&[Write::UpsertPlayer(player.clone())]).await
     }
 
-    pub(crate) async fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
+    async fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
         if has_nul(&[id]) {
             return Ok(None);
         }
@@ -294,7 +292,7 @@ impl Db {
             .map_err(StoreError::from)
     }
 
-    pub(crate) async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), StoreError> {
+    async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), StoreError> {
         refuse_nul(&[id, nickname])?;
         self.writable()?;
         let done = sqlx::query("UPDATE players SET nickname = $2 WHERE id = $1")
@@ -305,7 +303,7 @@ impl Db {
         expect_row(done.rows_affected(), || format!("player {id}"))
     }
 
-    pub(crate) async fn touch_player(&self, id: &str, now_ms: i64) -> Result<(), StoreError> {
+    async fn touch_player(&self, id: &str, now_ms: i64) -> Result<(), StoreError> {
         if has_nul(&[id]) {
             return Err(StoreError::NotFound(format!("player {id:?}")));
         }
@@ -318,7 +316,31 @@ impl Db {
 
     // ---- tables
 
-    pub(crate) async fn table(&self, id: &str) -> Result<Option<TableRecord>, StoreError> {
+    async fn create_table(&self, table: &TableRecord) -> Result<(), StoreError> {
+        self.commit(&[Write::CreateTable(table.clone())]).await
+    }
+
+    async fn update_table_status(&self, id: &str, status: &str, now_ms: i64) -> Result<(), StoreError> {
+        let write = Write::UpdateTable {
+            id: id.to_owned(),
+            status: Some(status.to_owned()),
+            settings: None,
+            updated_ms: now_ms,
+        };
+        self.commit(&[write]).await
+    }
+
+    async fn update_table_settings(&self, id: &str, settings: &str, now_ms: i64) -> Result<(), StoreError> {
+        let write = Write::UpdateTable {
+            id: id.to_owned(),
+            status: None,
+            settings: Some(settings.to_owned()),
+            updated_ms: now_ms,
+        };
+        self.commit(&[write]).await
+    }
+
+    async fn table(&self, id: &str) -> Result<Option<TableRecord>, StoreError> {
         if has_nul(&[id]) {
             return Ok(None);
         }
@@ -335,7 +357,7 @@ impl Db {
             .map_err(StoreError::from)
     }
 
-    pub(crate) async fn table_by_code(&self, code: &str) -> Result<Option<TableRecord>, StoreError> {
+    async fn table_by_code(&self, code: &str) -> Result<Option<TableRecord>, StoreError> {
         if has_nul(&[code]) {
             return Ok(None);
         }
@@ -352,7 +374,7 @@ impl Db {
             .map_err(StoreError::from)
     }
 
-    pub(crate) async fn open_tables(&self) -> Result<Vec<TableRecord>, StoreError> {
+    async fn open_tables(&self) -> Result<Vec<TableRecord>, StoreError> {
         let rows = sqlx::query(concat!(
             "SELECT ",
             table_columns!(),
@@ -368,7 +390,7 @@ impl Db {
 
     // ---- games
 
-    pub(crate) async fn commit(&self, batch: &[Write]) -> Result<(), StoreError> {
+    async fn commit(&self, batch: &[Write]) -> Result<(), StoreError> {
         if batch.is_empty() {
             return Ok(());
         }
@@ -397,7 +419,7 @@ impl Db {
         Ok(())
     }
 
-    pub(crate) async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
+    async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
         let mut tx = self.snapshot().await?;
         let games = sqlx::query(concat!(
             "SELECT ",
@@ -451,7 +473,7 @@ impl Db {
         Ok(stored)
     }
 
-    pub(crate) async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         if has_nul(&[id]) {
             return Ok(None);
         }
@@ -487,7 +509,7 @@ impl Db {
         }))
     }
 
-    pub(crate) async fn last_game_of_table(&self, table_id: &str) -> Result<Option<StoredGame>, StoreError> {
+    async fn last_game_of_table(&self, table_id: &str) -> Result<Option<StoredGame>, StoreError> {
         if has_nul(&[table_id]) {
             return Ok(None);
         }
@@ -503,7 +525,7 @@ impl Db {
         }
     }
 
-    pub(crate) async fn games_of_player(
+    async fn games_of_player(
         &self,
         player_id: &str,
         limit: u32,
@@ -533,7 +555,7 @@ impl Db {
 
     // ---- chat
 
-    pub(crate) async fn add_chat(
+    async fn add_chat(
         &self,
         table_id: &str,
         player_id: &str,
@@ -565,7 +587,7 @@ impl Db {
         })
     }
 
-    pub(crate) async fn chat(&self, table_id: &str, limit: u32) -> Result<Vec<ChatRecord>, StoreError> {
+    async fn chat(&self, table_id: &str, limit: u32) -> Result<Vec<ChatRecord>, StoreError> {
         if has_nul(&[table_id]) {
             return Ok(Vec::new());
         }
@@ -594,7 +616,7 @@ impl Db {
 
     // ---- social
 
-    pub(crate) async fn set_relation(
+    async fn set_relation(
         &self,
         owner: &str,
         other: &str,
@@ -617,7 +639,7 @@ impl Db {
         Ok(())
     }
 
-    pub(crate) async fn relations(&self, owner: &str) -> Result<Vec<(String, Relation)>, StoreError> {
+    async fn relations(&self, owner: &str) -> Result<Vec<(String, Relation)>, StoreError> {
         if has_nul(&[owner]) {
             return Ok(Vec::new());
         }
@@ -639,7 +661,7 @@ impl Db {
 
     // ---- ratings
 
-    pub(crate) async fn rating(&self, player_id: &str, pool: &str) -> Result<Option<Rating>, StoreError> {
+    async fn rating(&self, player_id: &str, pool: &str) -> Result<Option<Rating>, StoreError> {
         if has_nul(&[player_id, pool]) {
             return Ok(None);
         }
@@ -656,7 +678,7 @@ impl Db {
             .map_err(StoreError::from)
     }
 
-    pub(crate) async fn ratings(&self, player_id: &str) -> Result<Vec<Rating>, StoreError> {
+    async fn ratings(&self, player_id: &str) -> Result<Vec<Rating>, StoreError> {
         if has_nul(&[player_id]) {
             return Ok(Vec::new());
         }
@@ -673,7 +695,7 @@ impl Db {
             .map_err(StoreError::from)
     }
 
-    pub(crate) async fn rating_changes(&self, game_id: &str) -> Result<Vec<RatingChange>, StoreError> {
+    async fn rating_changes(&self, game_id: &str) -> Result<Vec<RatingChange>, StoreError> {
         if has_nul(&[game_id]) {
             return Ok(Vec::new());
         }
@@ -1259,7 +1281,7 @@ mod tests {
         ] {
             let path =
                 std::env::temp_dir().join(format!("parlor-store-sync-{}-{expected}.db", std::process::id()));
-            let db = Db::open_sqlite(&format!("sqlite://{}?mode=rwc", path.display()), durability)
+            let db = AnyStore::open_sqlite(&format!("sqlite://{}?mode=rwc", path.display()), durability)
                 .await
                 .unwrap();
             let row = sqlx::query("PRAGMA synchronous")

@@ -6,11 +6,19 @@ use crate::error::StoreError;
 use crate::record::{
     ChatRecord, GameRecord, Player, Rating, RatingChange, Relation, StoredGame, TableRecord,
 };
-use crate::sql::Backend;
 use crate::write::Write;
 
-/// Durable storage for Parlor. [`crate::SqliteStore`], [`crate::PostgresStore`] and [`crate::AnyStore`] implement it
-/// with the same behaviour (checked by one conformance suite). Every future is `Send`, so a table task may await it.
+/// Which database a store runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// An SQLite file: one process, no server.
+    Sqlite,
+    /// A PostgreSQL server: several nodes may share it.
+    Postgres,
+}
+
+/// Durable storage for Parlor. [`crate::AnyStore`] implements it on SQLite and on PostgreSQL with the same behaviour
+/// (checked by one conformance suite). Every future is `Send`, so a table task may await it.
 ///
 /// # Errors
 /// Every method fails with [`StoreError::Database`] when the database does; the others are named per method.
@@ -184,192 +192,3 @@ pub trait Store: Send + Sync + 'static {
         game_id: &str,
     ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send;
 }
-
-/// Implements [`Store`] for a type with a `fn db(&self) -> &Db` by delegating every method.
-macro_rules! delegate_store {
-    ($ty:ty) => {
-        impl $crate::store::Store for $ty {
-            fn backend(&self) -> $crate::sql::Backend {
-                self.db().backend()
-            }
-            fn close(&self) -> impl ::std::future::Future<Output = ()> + Send {
-                self.db().close()
-            }
-            fn secret(
-                &self,
-                name: &str,
-                generate: impl FnOnce() -> String + Send,
-            ) -> impl ::std::future::Future<Output = Result<String, $crate::StoreError>> + Send {
-                self.db().secret(name, generate)
-            }
-            fn setting(
-                &self,
-                name: &str,
-            ) -> impl ::std::future::Future<Output = Result<Option<String>, $crate::StoreError>> + Send {
-                self.db().setting(name)
-            }
-            fn upsert_player(
-                &self,
-                player: &$crate::Player,
-            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
-                self.db().upsert_player(player)
-            }
-            fn player(
-                &self,
-                id: &str,
-            ) -> impl ::std::future::Future<Output = Result<Option<$crate::Player>, $crate::StoreError>> + Send {
-                self.db().player(id)
-            }
-            fn set_nickname(
-                &self,
-                id: &str,
-                nickname: &str,
-            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
-                self.db().set_nickname(id, nickname)
-            }
-            fn touch_player(
-                &self,
-                id: &str,
-                now_ms: i64,
-            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
-                self.db().touch_player(id, now_ms)
-            }
-            async fn create_table(&self, table: &$crate::TableRecord) -> Result<(), $crate::StoreError> {
-                self.db().commit(&[$crate::Write::CreateTable(table.clone())]).await
-            }
-            async fn update_table_status(
-                &self,
-                id: &str,
-                status: &str,
-                now_ms: i64,
-            ) -> Result<(), $crate::StoreError> {
-                let write = $crate::Write::UpdateTable {
-                    id: id.to_owned(),
-                    status: Some(status.to_owned()),
-                    settings: None,
-                    updated_ms: now_ms,
-                };
-                self.db().commit(&[write]).await
-            }
-            async fn update_table_settings(
-                &self,
-                id: &str,
-                settings: &str,
-                now_ms: i64,
-            ) -> Result<(), $crate::StoreError> {
-                let write = $crate::Write::UpdateTable {
-                    id: id.to_owned(),
-                    status: None,
-                    settings: Some(settings.to_owned()),
-                    updated_ms: now_ms,
-                };
-                self.db().commit(&[write]).await
-            }
-            fn table(
-                &self,
-                id: &str,
-            ) -> impl ::std::future::Future<Output = Result<Option<$crate::TableRecord>, $crate::StoreError>> + Send
-            {
-                self.db().table(id)
-            }
-            fn table_by_code(
-                &self,
-                code: &str,
-            ) -> impl ::std::future::Future<Output = Result<Option<$crate::TableRecord>, $crate::StoreError>> + Send
-            {
-                self.db().table_by_code(code)
-            }
-            fn open_tables(
-                &self,
-            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::TableRecord>, $crate::StoreError>> + Send {
-                self.db().open_tables()
-            }
-            fn commit(
-                &self,
-                batch: &[$crate::Write],
-            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
-                self.db().commit(batch)
-            }
-            fn live_games(
-                &self,
-            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::StoredGame>, $crate::StoreError>> + Send {
-                self.db().live_games()
-            }
-            fn game(
-                &self,
-                id: &str,
-            ) -> impl ::std::future::Future<Output = Result<Option<$crate::StoredGame>, $crate::StoreError>> + Send
-            {
-                self.db().game(id)
-            }
-            fn last_game_of_table(
-                &self,
-                table_id: &str,
-            ) -> impl ::std::future::Future<Output = Result<Option<$crate::StoredGame>, $crate::StoreError>> + Send
-            {
-                self.db().last_game_of_table(table_id)
-            }
-            fn games_of_player(
-                &self,
-                player_id: &str,
-                limit: u32,
-                before_ms: Option<i64>,
-            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::GameRecord>, $crate::StoreError>> + Send {
-                self.db().games_of_player(player_id, limit, before_ms)
-            }
-            fn add_chat(
-                &self,
-                table_id: &str,
-                player_id: &str,
-                text: &str,
-                at_ms: i64,
-            ) -> impl ::std::future::Future<Output = Result<$crate::ChatRecord, $crate::StoreError>> + Send {
-                self.db().add_chat(table_id, player_id, text, at_ms)
-            }
-            fn chat(
-                &self,
-                table_id: &str,
-                limit: u32,
-            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::ChatRecord>, $crate::StoreError>> + Send {
-                self.db().chat(table_id, limit)
-            }
-            fn set_relation(
-                &self,
-                owner: &str,
-                other: &str,
-                relation: $crate::Relation,
-                on: bool,
-            ) -> impl ::std::future::Future<Output = Result<(), $crate::StoreError>> + Send {
-                self.db().set_relation(owner, other, relation, on)
-            }
-            fn relations(
-                &self,
-                owner: &str,
-            ) -> impl ::std::future::Future<Output = Result<Vec<(String, $crate::Relation)>, $crate::StoreError>> + Send
-            {
-                self.db().relations(owner)
-            }
-            fn rating(
-                &self,
-                player_id: &str,
-                pool: &str,
-            ) -> impl ::std::future::Future<Output = Result<Option<$crate::Rating>, $crate::StoreError>> + Send {
-                self.db().rating(player_id, pool)
-            }
-            fn ratings(
-                &self,
-                player_id: &str,
-            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::Rating>, $crate::StoreError>> + Send {
-                self.db().ratings(player_id)
-            }
-            fn rating_changes(
-                &self,
-                game_id: &str,
-            ) -> impl ::std::future::Future<Output = Result<Vec<$crate::RatingChange>, $crate::StoreError>> + Send {
-                self.db().rating_changes(game_id)
-            }
-        }
-    };
-}
-
-pub(crate) use delegate_store;
