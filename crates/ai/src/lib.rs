@@ -19,13 +19,16 @@
 //! - [`bench`]: node counts at fixed depth (`parlor bench search`) and the timing check (`parlor bench clock`).
 //! - [`rng`]: a small seeded random generator.
 
+#[cfg(feature = "tools")]
 pub mod arena;
+#[cfg(feature = "tools")]
 pub mod bench;
 pub mod chess;
 pub mod chess4;
 pub mod clock;
 pub mod draughts;
 pub mod level;
+#[cfg(feature = "tools")]
 pub mod matches;
 pub mod params;
 pub mod request;

@@ -14,6 +14,7 @@ pub mod nn;
 pub(crate) mod search;
 pub mod see;
 mod table;
+#[cfg(feature = "tools")]
 pub mod tune;
 
 use crate::clock::{Budget, Timer};

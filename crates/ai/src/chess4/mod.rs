@@ -12,7 +12,9 @@
 //! the points, castling rights, en-passant windows and the side to move; `Rules::position_text` writes it) and
 //! leaves `moves` empty. The engine then does not know the repetitions of the game before that position.
 
+#[cfg(feature = "tools")]
 pub mod arena;
+#[cfg(feature = "tools")]
 pub mod bench;
 pub mod eval;
 pub(crate) mod search;

@@ -10,7 +10,9 @@
 //! Capturing is mandatory unless the request says otherwise ([`Request::mandatory_capture`], a table option):
 //! then the moves of the game may decline captures, and the search weighs declining them.
 
+#[cfg(feature = "tools")]
 pub mod arena;
+#[cfg(feature = "tools")]
 pub mod bench;
 pub mod eval;
 pub mod hub;
