@@ -31,6 +31,7 @@ pub mod level;
 #[cfg(feature = "tools")]
 pub mod matches;
 pub mod params;
+pub mod positions;
 pub mod request;
 pub mod rng;
 pub mod tt;
