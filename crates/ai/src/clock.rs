@@ -20,6 +20,8 @@ pub struct Budget {
     pub hard: Option<Duration>,
     /// Deepest iteration allowed by the limit itself (UCI `go depth`).
     pub depth: Option<u32>,
+    /// Nodes after which the search stops (UCI `go nodes`).
+    pub nodes: Option<u64>,
 }
 
 impl Budget {
@@ -33,29 +35,52 @@ impl Budget {
                     soft: Some(scale(soft)),
                     hard: Some(scale(hard)),
                     depth: None,
+                    nodes: None,
                 }
             }
             Limit::MoveTime(t) => {
-                let keep = (t * params::MOVETIME_OVERHEAD_PERMILLE / 1000).min(params::MOVE_OVERHEAD);
-                let hard = scale(t.saturating_sub(keep));
+                let hard = scale(movetime_budget(t));
                 Budget {
                     soft: Some(hard),
                     hard: Some(hard),
                     depth: None,
+                    nodes: None,
                 }
             }
             Limit::Depth(d) => Budget {
                 soft: None,
                 hard: None,
                 depth: Some(d),
+                nodes: None,
             },
             Limit::Infinite => Budget {
                 soft: None,
                 hard: None,
                 depth: None,
+                nodes: None,
             },
+            Limit::FirstOf(bounds) => {
+                let from_clock = bounds.clock.map(|clock| clock_budget(&clock));
+                let from_time = bounds.time.map(movetime_budget);
+                let earlier = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                Budget {
+                    soft: earlier(from_clock.map(|(soft, _)| soft), from_time).map(scale),
+                    hard: earlier(from_clock.map(|(_, hard)| hard), from_time).map(scale),
+                    depth: bounds.depth,
+                    nodes: bounds.nodes,
+                }
+            }
         }
     }
+}
+
+/// The hard limit of a fixed time per move: a little is kept back for answering.
+fn movetime_budget(t: Duration) -> Duration {
+    let keep = (t * params::MOVETIME_OVERHEAD_PERMILLE / 1000).min(params::MOVE_OVERHEAD);
+    t.saturating_sub(keep)
 }
 
 /// Soft and hard limits from a clock: the remaining time spread over the moves to go, plus most of the
@@ -120,12 +145,13 @@ impl Timer {
         &self.budget
     }
 
-    /// Whether the search must end now. Call it every [`params::NODES_PER_CLOCK_CHECK`] nodes; once true it
-    /// stays true.
-    pub fn must_stop(&mut self) -> bool {
+    /// Whether the search must end now, after `nodes` nodes. Call it every [`params::NODES_PER_CLOCK_CHECK`]
+    /// nodes; once true it stays true.
+    pub fn must_stop(&mut self, nodes: u64) -> bool {
         if !self.stopped {
             let late = self.budget.hard.is_some_and(|hard| self.start.elapsed() >= hard);
-            self.stopped = late || self.stop.load(Ordering::Relaxed);
+            let done = self.budget.nodes.is_some_and(|most| nodes >= most);
+            self.stopped = late || done || self.stop.load(Ordering::Relaxed);
         }
         self.stopped
     }
@@ -135,9 +161,9 @@ impl Timer {
         self.stopped
     }
 
-    /// Whether a new iteration of `depth` may start.
-    pub fn may_start_iteration(&mut self, depth: u32) -> bool {
-        if self.must_stop() {
+    /// Whether a new iteration of `depth` may start, after `nodes` nodes.
+    pub fn may_start_iteration(&mut self, depth: u32, nodes: u64) -> bool {
+        if self.must_stop(nodes) {
             return false;
         }
         if self.budget.depth.is_some_and(|d| depth > d) {

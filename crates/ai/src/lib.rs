@@ -37,7 +37,7 @@ pub mod rng;
 pub mod tt;
 pub mod uci;
 
-pub use request::{AiError, Choice, Clock, Level, Limit, ParseLevelError, Request, Score};
+pub use request::{AiError, Bounds, Choice, Clock, Level, Limit, ParseLevelError, Request, Score};
 
 use parlor_game::GameKind;
 use std::cell::RefCell;
@@ -164,6 +164,27 @@ mod tests {
         let bound = Duration::from_millis(if cfg!(debug_assertions) { 600 } else { 150 });
         assert!(started.elapsed() < bound, "{:?}", started.elapsed());
         assert!(choice.depth >= 1);
+    }
+
+    /// A node limit ends every engine's search by itself, a little past the limit (the count is looked at every
+    /// few hundred nodes), with no stop flag and no clock.
+    #[test]
+    fn a_node_limit_ends_the_search() {
+        for kind in [
+            GameKind::Chess,
+            GameKind::Chess4,
+            GameKind::Draughts(parlor_game::DraughtsVariant::International),
+        ] {
+            let limit = Limit::FirstOf(Bounds {
+                nodes: Some(20_000),
+                ..Bounds::default()
+            });
+            let choice = choose(&Request::new(kind, Level::Hard, limit)).unwrap();
+            assert!(
+                (20_000..20_000 + 4_096).contains(&choice.nodes),
+                "{kind}: {choice:?}"
+            );
+        }
     }
 
     #[test]

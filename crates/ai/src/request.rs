@@ -44,6 +44,34 @@ pub enum Limit {
     Depth(u32),
     /// Search until the stop flag is raised.
     Infinite,
+    /// Whichever comes first of several limits (UCI `go` with more than one: `movetime 100 depth 8`,
+    /// `nodes 20000`, a clock and a depth). A limit of none is [`Limit::Infinite`].
+    FirstOf(Bounds),
+}
+
+/// The limits of [`Limit::FirstOf`]: the search ends at the first one it reaches.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bounds {
+    /// Budget the time from this clock.
+    pub clock: Option<Clock>,
+    /// Think at most this long (minus a small overhead).
+    pub time: Option<Duration>,
+    /// Search no deeper than this many plies.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (checked every few hundred nodes, so a search may pass it by as many).
+    pub nodes: Option<u64>,
+}
+
+impl Limit {
+    /// Whether the limit is a fixed amount of work, whatever the machine: then a search runs on one thread, so
+    /// that its result and node count are the same every time.
+    pub fn is_fixed_work(&self) -> bool {
+        match self {
+            Limit::Depth(_) => true,
+            Limit::FirstOf(b) => b.clock.is_none() && b.time.is_none(),
+            _ => false,
+        }
+    }
 }
 
 /// A request for a move: which game, where it stands, how strong and how long.
@@ -68,6 +96,9 @@ pub struct Request {
     /// Draughts: whether a capture, when there is one, must be made (the table's option; `true` by default). When
     /// it is `false` the moves may decline captures and the engine weighs declining them. Other games ignore it.
     pub mandatory_capture: bool,
+    /// Chess: search only these moves of the root (wire notation; UCI `go searchmoves`); empty for all. A move
+    /// that is not legal there is refused ([`AiError::BadMove`]).
+    pub search_moves: Vec<String>,
 }
 
 impl Request {
@@ -82,6 +113,7 @@ impl Request {
             stop: Arc::new(AtomicBool::new(false)),
             seed: None,
             mandatory_capture: true,
+            search_moves: Vec::new(),
         }
     }
 }

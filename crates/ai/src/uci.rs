@@ -2,10 +2,12 @@
 //! `parlor uci` lets any chess GUI or match tool play it.
 //!
 //! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Level value easy|medium|hard`,
-//! `position startpos|fen <fen> [moves ...]`, `go [wtime btime winc binc movestogo movetime depth infinite]`,
-//! `stop`, `quit`. The search runs on its own thread so `stop` and `isready` are answered while it thinks.
+//! `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime winc binc movestogo movetime depth nodes mate
+//! searchmoves infinite ponder` (several limits: whichever comes first), `ponderhit`, `stop`, `quit`. The search
+//! runs on its own thread so `stop` and `isready` are answered while it thinks. A `go` whose only limits are ones
+//! it does not know is refused with an `info string` and `bestmove 0000`, never searched without end.
 
-use crate::request::{Choice, Clock, Level, Limit, Request};
+use crate::request::{Bounds, Choice, Clock, Level, Limit, Request};
 use crate::{Engine, chess::Root};
 use parlor_game::GameKind;
 use shakmaty::{Color, Position as _};
@@ -25,10 +27,14 @@ fn say<W: Write>(out: &Out<W>, line: &str) {
     }
 }
 
-/// A running search: its thread (which hands the engine back) and its stop flag.
+/// A running search: its thread (which hands the engine back), its stop flag, and for a ponder search the limit
+/// to search with once the move is played (`ponderhit`).
 struct Running {
     thread: JoinHandle<Engine>,
     stop: Arc<AtomicBool>,
+    /// Raised before stopping a ponder search on `ponderhit`: its `bestmove` is not said.
+    silent: Arc<AtomicBool>,
+    ponder: Option<Go>,
 }
 
 /// The session state between commands.
@@ -81,27 +87,71 @@ impl<W: Write + Send + 'static> Session<W> {
                 return;
             }
         };
-        let white = root.pos.turn() == Color::White;
-        let limit = parse_go(args, white);
+        let go = parse_go(args, root.pos.turn() == Color::White);
+        for word in &go.unknown {
+            say(&self.out, &format!("info string go: ignored {word}"));
+        }
+        if go.limit == Limit::Infinite && !go.infinite && !go.ponder && !go.unknown.is_empty() {
+            say(
+                &self.out,
+                "info string go: no limit this engine knows; nothing searched",
+            );
+            say(&self.out, "bestmove 0000");
+            return;
+        }
+        if go.ponder {
+            let search_moves = go.search_moves.clone();
+            self.search(Limit::Infinite, &search_moves, Some(go));
+        } else {
+            let limit = if go.infinite { Limit::Infinite } else { go.limit };
+            self.search(limit, &go.search_moves, None);
+        }
+    }
+
+    /// `ponderhit`: the move pondered on was played; the search goes on with the `go` command's own limits,
+    /// counted from now.
+    fn ponderhit(&mut self) {
+        let Some(go) = self.running.as_mut().and_then(|r| r.ponder.take()) else {
+            return;
+        };
+        if let Some(r) = &self.running {
+            r.silent.store(true, Ordering::Relaxed);
+        }
+        self.finish(true);
+        let limit = if go.infinite { Limit::Infinite } else { go.limit };
+        self.search(limit, &go.search_moves, None);
+    }
+
+    fn search(&mut self, limit: Limit, search_moves: &[String], ponder: Option<Go>) {
         let stop = Arc::new(AtomicBool::new(false));
+        let silent = Arc::new(AtomicBool::new(false));
         let mut req = Request::new(GameKind::Chess, self.level, limit);
         req.start = self.start.clone();
         req.moves = self.moves.clone();
+        req.search_moves = search_moves.to_vec();
         req.stop = Arc::clone(&stop);
         let mut engine = self.engine.take().unwrap_or_default();
-        let out = Arc::clone(&self.out);
+        let (out, quiet) = (Arc::clone(&self.out), Arc::clone(&silent));
         let thread = std::thread::spawn(move || {
             let mut report = |c: &Choice| say(&out, &info_line(c));
-            match engine.choose_with(&req, &mut report) {
-                Ok(c) => say(&out, &format!("bestmove {}", c.wire)),
-                Err(e) => {
-                    say(&out, &format!("info string {e}"));
-                    say(&out, "bestmove 0000");
+            let result = engine.choose_with(&req, &mut report);
+            if !quiet.load(Ordering::Relaxed) {
+                match result {
+                    Ok(c) => say(&out, &format!("bestmove {}", c.wire)),
+                    Err(e) => {
+                        say(&out, &format!("info string {e}"));
+                        say(&out, "bestmove 0000");
+                    }
                 }
             }
             engine
         });
-        self.running = Some(Running { thread, stop });
+        self.running = Some(Running {
+            thread,
+            stop,
+            silent,
+            ponder,
+        });
     }
 }
 
@@ -119,8 +169,39 @@ pub fn info_line(c: &Choice) -> String {
     )
 }
 
-/// The limit of a `go` command for the side to move.
-pub fn parse_go(args: &[&str], white: bool) -> Limit {
+/// A `go` command, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Go {
+    /// Its limits for the side to move: [`Limit::Infinite`] when it gives none.
+    pub limit: Limit,
+    /// `infinite`: search until `stop`, whatever the limits.
+    pub infinite: bool,
+    /// `ponder`: search until `ponderhit` (then with `limit`) or `stop`.
+    pub ponder: bool,
+    /// `searchmoves`: only these root moves (UCI); empty for all.
+    pub search_moves: Vec<String>,
+    /// Words it did not understand (an unknown limit, a limit without its number).
+    pub unknown: Vec<String>,
+}
+
+/// The words that start a part of a `go` command (they end a `searchmoves` list).
+const GO_WORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// Reads a `go` command's arguments for the side to move (`white`).
+pub fn parse_go(args: &[&str], white: bool) -> Go {
     let mut clock = Clock {
         remaining: Duration::ZERO,
         increment: Duration::ZERO,
@@ -128,29 +209,85 @@ pub fn parse_go(args: &[&str], white: bool) -> Limit {
         moves_to_go: None,
     };
     let mut has_clock = false;
-    let mut limit = None;
+    let mut bounds = Bounds::default();
+    let mut go = Go {
+        limit: Limit::Infinite,
+        infinite: false,
+        ponder: false,
+        search_moves: Vec::new(),
+        unknown: Vec::new(),
+    };
     let mut i = 0;
     while i < args.len() {
-        let value = args.get(i + 1).and_then(|v| v.parse::<i64>().ok());
-        let ms = value.map(|v| Duration::from_millis(v.max(0) as u64));
-        match (args[i], ms) {
-            ("wtime", Some(t)) if white => (clock.remaining, has_clock) = (t, true),
-            ("btime", Some(t)) if !white => (clock.remaining, has_clock) = (t, true),
-            ("winc", Some(t)) if white => clock.increment = t,
-            ("binc", Some(t)) if !white => clock.increment = t,
-            ("movestogo", Some(_)) => clock.moves_to_go = value.map(|v| v.clamp(1, 1000) as u32),
-            ("movetime", Some(t)) => limit = Some(Limit::MoveTime(t)),
-            ("depth", Some(_)) => limit = value.map(|d| Limit::Depth(d.clamp(1, 64) as u32)),
-            ("infinite", _) => limit = Some(Limit::Infinite),
-            _ => {}
-        }
+        let word = args[i];
         i += 1;
+        match word {
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "searchmoves" => {
+                while i < args.len() && !GO_WORDS.contains(&args[i]) {
+                    go.search_moves.push(args[i].to_owned());
+                    i += 1;
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate" => {
+                let Some(n) = args.get(i).and_then(|v| v.parse::<i64>().ok()) else {
+                    go.unknown.push(format!("{word} (without a number)"));
+                    continue;
+                };
+                i += 1;
+                let ms = Duration::from_millis(n.max(0) as u64);
+                match word {
+                    "wtime" if white => (clock.remaining, has_clock) = (ms, true),
+                    "btime" if !white => (clock.remaining, has_clock) = (ms, true),
+                    "winc" if white => clock.increment = ms,
+                    "binc" if !white => clock.increment = ms,
+                    "movestogo" => clock.moves_to_go = Some(n.clamp(1, 1000) as u32),
+                    "movetime" => bounds.time = Some(ms),
+                    "depth" => bounds.depth = Some(n.clamp(1, 64) as u32),
+                    "nodes" => bounds.nodes = Some(n.max(1) as u64),
+                    // A mate in n moves is found by a search of 2n - 1 plies.
+                    "mate" => {
+                        let plies = (n.clamp(1, 32) * 2 - 1) as u32;
+                        bounds.depth = Some(bounds.depth.map_or(plies, |d| d.min(plies)));
+                    }
+                    _ => {}
+                }
+            }
+            _ => go.unknown.push(word.to_owned()),
+        }
     }
-    limit.unwrap_or(if has_clock {
-        Limit::Clock(clock)
-    } else {
-        Limit::Infinite
-    })
+    if has_clock {
+        bounds.clock = Some(clock);
+    }
+    go.limit = match bounds {
+        Bounds {
+            clock: None,
+            time: None,
+            depth: None,
+            nodes: None,
+        } => Limit::Infinite,
+        Bounds {
+            clock: Some(c),
+            time: None,
+            depth: None,
+            nodes: None,
+        } => Limit::Clock(c),
+        Bounds {
+            clock: None,
+            time: Some(t),
+            depth: None,
+            nodes: None,
+        } => Limit::MoveTime(t),
+        Bounds {
+            clock: None,
+            time: None,
+            depth: Some(d),
+            nodes: None,
+        } => Limit::Depth(d),
+        _ => Limit::FirstOf(bounds),
+    };
+    go
 }
 
 /// Runs a UCI session until `quit` or the end of the input.
@@ -203,6 +340,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
                 s.position(args);
             }
             "go" => s.go(args),
+            "ponderhit" => s.ponderhit(),
             "stop" => s.finish(true),
             "quit" => break,
             _ => say(&s.out, &format!("info string unknown command {cmd}")),
@@ -241,15 +379,158 @@ mod tests {
         assert!(text.contains("bestmove d1d8"), "{text}");
     }
 
+    /// Input a test writes line by line while the session runs (a GUI's pipe).
+    struct Pipe(std::sync::mpsc::Receiver<String>, Vec<u8>);
+    impl io::Read for Pipe {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.1.is_empty() {
+                match self.0.recv() {
+                    Ok(line) => self.1 = format!("{line}\n").into_bytes(),
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.1.len());
+            buf[..n].copy_from_slice(&self.1[..n]);
+            self.1.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// A session on its own thread: send lines, wait for output.
+    struct Gui {
+        send: std::sync::mpsc::Sender<String>,
+        out: Shared,
+        session: Option<std::thread::JoinHandle<()>>,
+    }
+    impl Gui {
+        fn start() -> Gui {
+            let (send, receive) = std::sync::mpsc::channel();
+            let out = Shared::default();
+            let output = out.clone();
+            let session = std::thread::spawn(move || {
+                run(io::BufReader::new(Pipe(receive, Vec::new())), output).unwrap();
+            });
+            Gui {
+                send,
+                out,
+                session: Some(session),
+            }
+        }
+        fn say(&self, line: &str) {
+            self.send.send(line.to_owned()).unwrap();
+        }
+        fn text(&self) -> String {
+            String::from_utf8(self.out.0.lock().unwrap().clone()).unwrap()
+        }
+        /// Waits up to `seconds` for `count` lines that start with `prefix`; the output so far.
+        fn wait(&self, prefix: &str, count: usize, seconds: u64) -> String {
+            let until = std::time::Instant::now() + Duration::from_secs(seconds);
+            loop {
+                let text = self.text();
+                if text.lines().filter(|l| l.starts_with(prefix)).count() >= count {
+                    return text;
+                }
+                assert!(
+                    std::time::Instant::now() < until,
+                    "no {count} x {prefix} in:\n{text}"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        fn quit(mut self) -> String {
+            self.say("quit");
+            if let Some(session) = self.session.take() {
+                session.join().unwrap();
+            }
+            self.text()
+        }
+    }
+
+    /// Each `go` form answers by itself, within its limit, with no `stop`: nodes, mate, depth with movetime,
+    /// searchmoves; `isready` is answered during a search; a `go` of unknown limits only is refused at once.
+    #[test]
+    fn every_go_form_answers_by_itself() {
+        let gui = Gui::start();
+        gui.say("uci");
+        gui.say("position startpos");
+        gui.say("go nodes 3000");
+        gui.wait("bestmove", 1, 10);
+        gui.say("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        gui.say("go mate 1");
+        let text = gui.wait("bestmove", 2, 10);
+        assert!(text.contains("bestmove d1d8"), "{text}");
+        gui.say("position startpos");
+        gui.say("go depth 3 searchmoves a2a3");
+        let text = gui.wait("bestmove", 3, 10);
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("bestmove")).nth(2),
+            Some("bestmove a2a3")
+        );
+        gui.say("go wtime 60000 btime 60000 movetime 300 depth 30");
+        gui.say("isready");
+        let text = gui.wait("readyok", 1, 10);
+        assert_eq!(
+            text.matches("bestmove").count(),
+            3,
+            "readyok came during the search:\n{text}"
+        );
+        gui.wait("bestmove", 4, 10);
+        gui.say("go frobnicate 7");
+        let text = gui.wait("bestmove", 5, 10);
+        assert!(text.contains("info string go: ignored frobnicate"), "{text}");
+        assert!(text.trim_end().ends_with("bestmove 0000"), "{text}");
+        gui.quit();
+    }
+
+    /// `go ponder` searches until `ponderhit`, then answers within the `go` command's own limit; one `bestmove`.
+    #[test]
+    fn ponder_waits_for_ponderhit() {
+        let gui = Gui::start();
+        gui.say("position startpos moves e2e4");
+        gui.say("go ponder movetime 100");
+        std::thread::sleep(Duration::from_millis(400));
+        assert_eq!(gui.text().matches("bestmove").count(), 0, "{}", gui.text());
+        gui.say("ponderhit");
+        gui.wait("bestmove", 1, 10);
+        std::thread::sleep(Duration::from_millis(200));
+        let text = gui.quit();
+        assert_eq!(text.matches("bestmove").count(), 1, "{text}");
+    }
+
     #[test]
     fn go_limits() {
+        let limit = |args: &[&str]| parse_go(args, false).limit;
         assert_eq!(
-            parse_go(&["movetime", "100"], true),
+            limit(&["movetime", "100"]),
             Limit::MoveTime(Duration::from_millis(100))
         );
-        assert_eq!(parse_go(&["depth", "5"], false), Limit::Depth(5));
-        assert_eq!(parse_go(&["infinite"], false), Limit::Infinite);
-        let Limit::Clock(c) = parse_go(&["wtime", "1000", "btime", "2000", "binc", "10"], false) else {
+        assert_eq!(limit(&["depth", "5"]), Limit::Depth(5));
+        assert!(parse_go(&["infinite"], false).infinite);
+        assert_eq!(limit(&["mate", "2"]), Limit::Depth(3));
+        assert_eq!(
+            limit(&["nodes", "5000"]),
+            Limit::FirstOf(Bounds {
+                nodes: Some(5000),
+                ..Bounds::default()
+            })
+        );
+        assert_eq!(
+            limit(&["movetime", "100", "depth", "8"]),
+            Limit::FirstOf(Bounds {
+                time: Some(Duration::from_millis(100)),
+                depth: Some(8),
+                ..Bounds::default()
+            })
+        );
+        let go = parse_go(
+            &["searchmoves", "e2e4", "d2d4", "movetime", "50", "frobnicate"],
+            true,
+        );
+        assert_eq!(go.search_moves, ["e2e4", "d2d4"]);
+        assert_eq!(go.limit, Limit::MoveTime(Duration::from_millis(50)));
+        assert_eq!(go.unknown, ["frobnicate"]);
+        assert_eq!(parse_go(&["depth"], true).unknown, ["depth (without a number)"]);
+        let Limit::Clock(c) = limit(&["wtime", "1000", "btime", "2000", "binc", "10"]) else {
             panic!("a clock");
         };
         assert_eq!(

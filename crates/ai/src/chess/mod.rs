@@ -37,6 +37,8 @@ pub struct Root {
     pub pos: Chess,
     /// Hashes of the positions since the last irreversible move, this one last.
     pub keys: Vec<u64>,
+    /// The root moves to search; empty for all (UCI `go searchmoves`).
+    pub only: Vec<Move>,
 }
 
 impl Root {
@@ -71,7 +73,35 @@ impl Root {
             }
             keys.push(hash(&pos));
         }
-        Ok(Root { pos, keys })
+        Ok(Root {
+            pos,
+            keys,
+            only: Vec::new(),
+        })
+    }
+
+    /// Searches only these moves (UCI notation) of the root; all of them when `wires` is empty.
+    ///
+    /// # Errors
+    /// [`AiError::BadMove`] for a move that is not legal in the root.
+    pub fn restrict(&mut self, wires: &[String]) -> Result<(), AiError> {
+        self.only = wires
+            .iter()
+            .enumerate()
+            .map(|(index, wire)| {
+                let bad = |reason: String| AiError::BadMove {
+                    index,
+                    wire: wire.clone(),
+                    reason,
+                };
+                let parsed: UciMove = wire
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad("not UCI notation".to_owned()))?;
+                parsed.to_move(&self.pos).map_err(|e| bad(e.to_string()))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(())
     }
 }
 
@@ -139,7 +169,8 @@ impl ChessEngine {
         req: &Request,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
-        let root = Root::new(&req.start, &req.moves)?;
+        let mut root = Root::new(&req.start, &req.moves)?;
+        root.restrict(&req.search_moves)?;
         let lp = params::chess_level(req.level);
         let budget = Budget::new(&req.limit, lp.time_permille);
         self.fit_table(&budget);
@@ -161,7 +192,10 @@ impl ChessEngine {
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
         let lp = params::chess_level(level);
-        let moves = root.pos.legal_moves();
+        let mut moves = root.pos.legal_moves();
+        if !root.only.is_empty() {
+            moves.retain(|m| root.only.contains(m));
+        }
         if moves.is_empty() {
             return Err(AiError::GameOver);
         }
@@ -173,7 +207,7 @@ impl ChessEngine {
         self.tt.new_search();
         // Helper threads search the same root into the shared table (lazy SMP); only the main thread's result
         // counts. A fixed-depth search stays on one thread so its node count is reproducible.
-        let threads = if matches!(limit, Limit::Depth(_)) {
+        let threads = if limit.is_fixed_work() {
             1
         } else {
             lp.threads.min(cores()).max(1)

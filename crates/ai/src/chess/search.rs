@@ -344,7 +344,7 @@ impl<'a> Search<'a> {
         let mut best: Option<Iteration> = None;
         let max_depth = self.level.max_depth.min(params::MAX_DEPTH);
         for depth in 1..=max_depth {
-            if depth > 1 && !self.timer.may_start_iteration(depth as u32) {
+            if depth > 1 && !self.timer.may_start_iteration(depth as u32, self.nodes) {
                 break;
             }
             if self.skip_odd_depths && depth > 1 && depth % 2 == 1 {
@@ -494,7 +494,7 @@ impl<'a> Search<'a> {
     #[inline]
     fn check_clock(&mut self) -> bool {
         if self.nodes & (params::NODES_PER_CLOCK_CHECK - 1) == 0 {
-            self.timer.must_stop()
+            self.timer.must_stop(self.nodes)
         } else {
             self.timer.is_stopped()
         }

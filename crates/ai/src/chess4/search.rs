@@ -98,7 +98,7 @@ impl<'a> Search<'a> {
 
     fn stopped(&mut self) -> bool {
         if self.nodes & (params::CHESS4_NODES_PER_CLOCK_CHECK - 1) == 0 {
-            self.timer.must_stop()
+            self.timer.must_stop(self.nodes)
         } else {
             self.timer.is_stopped()
         }
@@ -129,7 +129,7 @@ impl<'a> Search<'a> {
         order.sort_by_key(|&i| std::cmp::Reverse(victim(root, moves[i])));
         let mut best: Option<Iteration> = None;
         for depth in 1..=self.lp.max_depth.min(params::MAX_DEPTH) {
-            if !self.timer.may_start_iteration(depth as u32) {
+            if !self.timer.may_start_iteration(depth as u32, self.nodes) {
                 break;
             }
             let mut alpha = -params::INFINITY;

@@ -109,7 +109,7 @@ impl<'a> Search<'a> {
 
     fn stopped(&mut self) -> bool {
         if self.nodes & (params::DRAUGHTS_NODES_PER_CLOCK_CHECK - 1) == 0 {
-            self.timer.must_stop()
+            self.timer.must_stop(self.nodes)
         } else {
             self.timer.is_stopped()
         }
@@ -176,7 +176,7 @@ impl<'a> Search<'a> {
         let mut best: Option<Iteration> = None;
         let max_depth = self.lp.max_depth.min(params::MAX_DEPTH);
         for depth in 1..=max_depth {
-            if !self.timer.may_start_iteration(depth as u32) {
+            if !self.timer.may_start_iteration(depth as u32, self.nodes) {
                 break;
             }
             // Aspiration: a window around the last score, widened when the score falls outside it.
