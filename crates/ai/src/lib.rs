@@ -34,6 +34,8 @@ pub mod params;
 pub mod positions;
 pub mod request;
 pub mod rng;
+#[cfg(test)]
+mod test_pipe;
 pub mod tt;
 pub mod uci;
 

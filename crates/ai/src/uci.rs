@@ -354,18 +354,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::test_pipe::{Gui, Shared};
 
     #[test]
     fn a_session_answers_and_moves() {
@@ -379,78 +368,11 @@ mod tests {
         assert!(text.contains("bestmove d1d8"), "{text}");
     }
 
-    /// Input a test writes line by line while the session runs (a GUI's pipe).
-    struct Pipe(std::sync::mpsc::Receiver<String>, Vec<u8>);
-    impl io::Read for Pipe {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.1.is_empty() {
-                match self.0.recv() {
-                    Ok(line) => self.1 = format!("{line}\n").into_bytes(),
-                    Err(_) => return Ok(0),
-                }
-            }
-            let n = buf.len().min(self.1.len());
-            buf[..n].copy_from_slice(&self.1[..n]);
-            self.1.drain(..n);
-            Ok(n)
-        }
-    }
-
-    /// A session on its own thread: send lines, wait for output.
-    struct Gui {
-        send: std::sync::mpsc::Sender<String>,
-        out: Shared,
-        session: Option<std::thread::JoinHandle<()>>,
-    }
-    impl Gui {
-        fn start() -> Gui {
-            let (send, receive) = std::sync::mpsc::channel();
-            let out = Shared::default();
-            let output = out.clone();
-            let session = std::thread::spawn(move || {
-                run(io::BufReader::new(Pipe(receive, Vec::new())), output).unwrap();
-            });
-            Gui {
-                send,
-                out,
-                session: Some(session),
-            }
-        }
-        fn say(&self, line: &str) {
-            self.send.send(line.to_owned()).unwrap();
-        }
-        fn text(&self) -> String {
-            String::from_utf8(self.out.0.lock().unwrap().clone()).unwrap()
-        }
-        /// Waits up to `seconds` for `count` lines that start with `prefix`; the output so far.
-        fn wait(&self, prefix: &str, count: usize, seconds: u64) -> String {
-            let until = std::time::Instant::now() + Duration::from_secs(seconds);
-            loop {
-                let text = self.text();
-                if text.lines().filter(|l| l.starts_with(prefix)).count() >= count {
-                    return text;
-                }
-                assert!(
-                    std::time::Instant::now() < until,
-                    "no {count} x {prefix} in:\n{text}"
-                );
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        }
-        fn quit(mut self) -> String {
-            self.say("quit");
-            if let Some(session) = self.session.take() {
-                session.join().unwrap();
-            }
-            self.text()
-        }
-    }
-
     /// Each `go` form answers by itself, within its limit, with no `stop`: nodes, mate, depth with movetime,
     /// searchmoves; `isready` is answered during a search; a `go` of unknown limits only is refused at once.
     #[test]
     fn every_go_form_answers_by_itself() {
-        let gui = Gui::start();
+        let gui = Gui::start(run);
         gui.say("uci");
         gui.say("position startpos");
         gui.say("go nodes 3000");
@@ -485,7 +407,7 @@ mod tests {
     /// `go ponder` searches until `ponderhit`, then answers within the `go` command's own limit; one `bestmove`.
     #[test]
     fn ponder_waits_for_ponderhit() {
-        let gui = Gui::start();
+        let gui = Gui::start(run);
         gui.say("position startpos moves e2e4");
         gui.say("go ponder movetime 100");
         std::thread::sleep(Duration::from_millis(400));

@@ -5,15 +5,21 @@
 //! Positions are 51 characters (side to move, then squares 1-50: `w b W B e`); moves are `32-28` or, for a
 //! capture, from, to and every captured square: `28x19x23`. We reply `info` after each iteration and `done
 //! move=...`; `go ponder` and `go analyze` search like `go think` (the protocol allows an engine to answer at
-//! any time); `stop` and `ping` are read during the search.
+//! any time). Every command is read and kept in order: `stop`, `ping` and `quit` act at once during a search;
+//! any other command waits until the search has said `done`, so nothing sent just after `done` is lost. A `pos`
+//! that is refused (a bad position or an illegal move) leaves no position: `go` then answers an error. `level`
+//! takes `depth=`, `nodes=`, `move-time=`, `time=` (with `inc=`, `moves=`) and `infinite`, several at once
+//! (whichever comes first). Scores are in pieces; a won game is `+99.xx` and a lost one `-99.xx` (the closer to
+//! 100, the sooner), the convention of Scan's Hub mode.
 
 use crate::Engine;
-use crate::request::{Choice, Clock, Level, Limit, Request};
+use crate::request::{Bounds, Choice, Clock, Level, Limit, Request, Score};
 use parlor_draughts::{DraughtsVariant, Move, Position};
 use parlor_game::GameKind;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Splits a Hub line into its command and `name=value` arguments (values may be double-quoted; a flag has an
@@ -124,11 +130,13 @@ pub fn parse_hub_move(pos: &Position, text: &str) -> Option<Move> {
 /// The search settings between commands.
 struct State {
     level: Level,
-    start: String,
-    moves: Vec<String>,
+    /// The start (PDN FEN) and the moves since (wire notation); `None` after a refused `pos`.
+    position: Option<(String, Vec<String>)>,
     limit: Limit,
 }
 
+/// The limit a `level` command sets: every form it gives, whichever comes first; one second a move when it gives
+/// none.
 fn limit_of(args: &[(String, String)]) -> Limit {
     let secs = |name: &str| {
         arg(args, name)
@@ -137,28 +145,78 @@ fn limit_of(args: &[(String, String)]) -> Limit {
             .map(Duration::from_secs_f64)
     };
     if arg(args, "infinite").is_some() {
-        Limit::Infinite
-    } else if let Some(d) = arg(args, "depth").and_then(|v| v.parse().ok()) {
-        Limit::Depth(d)
-    } else if let Some(t) = secs("move-time") {
-        Limit::MoveTime(t)
-    } else if let Some(t) = secs("time") {
-        Limit::Clock(Clock {
-            remaining: t,
+        return Limit::Infinite;
+    }
+    let bounds = Bounds {
+        clock: secs("time").map(|remaining| Clock {
+            remaining,
             increment: secs("inc").unwrap_or_default(),
             per_move_cap: None,
             moves_to_go: arg(args, "moves").and_then(|v| v.parse().ok()),
-        })
-    } else {
-        Limit::MoveTime(Duration::from_secs(1))
+        }),
+        time: secs("move-time"),
+        depth: arg(args, "depth").and_then(|v| v.parse().ok()),
+        nodes: arg(args, "nodes").and_then(|v| v.parse().ok()),
+    };
+    match bounds {
+        Bounds {
+            clock: None,
+            time: None,
+            depth: None,
+            nodes: None,
+        } => Limit::MoveTime(Duration::from_secs(1)),
+        Bounds {
+            clock: Some(c),
+            time: None,
+            depth: None,
+            nodes: None,
+        } => Limit::Clock(c),
+        Bounds {
+            clock: None,
+            time: Some(t),
+            depth: None,
+            nodes: None,
+        } => Limit::MoveTime(t),
+        Bounds {
+            clock: None,
+            time: None,
+            depth: Some(d),
+            nodes: None,
+        } => Limit::Depth(d),
+        _ => Limit::FirstOf(bounds),
+    }
+}
+
+/// A score as Hub reports it: pieces (our centi-units over 100); a win or loss in `n` moves as `±(99.99 - n/100)`,
+/// never below 99 (Scan's convention, so a GUI does not read it as a material count).
+fn hub_score(score: Score) -> f64 {
+    match score {
+        Score::Cp(cp) => f64::from(cp) / 100.0,
+        Score::Mate(n) => {
+            let distance = f64::from(n.unsigned_abs().min(99)) / 100.0;
+            f64::from(n.signum()) * (99.99 - distance).max(99.0)
+        }
+    }
+}
+
+/// A search on its own thread, and its stop flag.
+struct Running {
+    thread: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Running {
+    fn stop_and_wait(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
     }
 }
 
 /// Runs the Hub loop on `input` and `output` until `quit` or the end of the input.
 ///
 /// # Errors
-/// An I/O error writing the output.
-pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) -> std::io::Result<()> {
+/// An I/O error reading the input or writing the output.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> std::io::Result<()> {
     let out = Arc::new(Mutex::new(output));
     let say = |line: &str| -> std::io::Result<()> {
         let mut o = out
@@ -167,24 +225,37 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         writeln!(o, "{line}")?;
         o.flush()
     };
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
     let engine = Arc::new(Mutex::new(Engine::new()));
     let mut state = State {
         level: Level::Hard,
-        start: String::new(),
-        moves: Vec::new(),
+        position: Some((String::new(), Vec::new())),
         limit: Limit::MoveTime(Duration::from_secs(1)),
     };
-    while let Ok(line) = rx.recv() {
+    let mut running: Option<Running> = None;
+    for line in input.lines() {
+        let line = line?;
         let (command, args) = parse_line(&line);
+        // Answered at once, also during a search.
+        match command.as_str() {
+            "stop" => {
+                if let Some(r) = &running {
+                    r.stop.store(true, Ordering::Relaxed);
+                }
+                continue;
+            }
+            "ping" => {
+                say("pong")?;
+                continue;
+            }
+            // Searches never wait for the move to be played, so a ponder hit changes nothing.
+            "ponder-hit" | "" => continue,
+            "quit" => break,
+            _ => {}
+        }
+        // Anything else is for an idle engine: it waits for the search (which has said, or will say, `done`).
+        if let Some(r) = running.take() {
+            let _ = r.thread.join();
+        }
         match command.as_str() {
             "hub" => {
                 say("id name=Parlor version=0.1 author=\"Parlor authors\" country=\"\"")?;
@@ -193,52 +264,42 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                 say("wait")?;
             }
             "set-param" => {
-                if arg(&args, "name") == Some("level")
-                    && let Some(l) = arg(&args, "value").and_then(|v| v.parse().ok())
-                {
-                    state.level = l;
+                if arg(&args, "name") == Some("level") {
+                    match arg(&args, "value").map(str::parse::<Level>) {
+                        Some(Ok(level)) => state.level = level,
+                        _ => say("error message=\"level: easy, medium or hard\"")?,
+                    }
                 }
             }
             "init" => say("ready")?,
-            "ping" => say("pong")?,
             "new-game" => {
                 if let Ok(mut e) = engine.lock() {
                     e.new_game();
                 }
             }
             "pos" => {
-                let fen = arg(&args, "pos").and_then(hub_to_fen);
-                let parsed = fen.and_then(|fen| {
-                    let mut pos = Position::from_fen(DraughtsVariant::International, &fen).ok()?;
-                    let mut wires = Vec::new();
-                    for text in arg(&args, "moves").unwrap_or("").split_whitespace() {
-                        let m = parse_hub_move(&pos, text)?;
-                        wires.push(pos.move_notation(m));
-                        pos.play_unchecked(m);
-                    }
-                    Some((fen, wires))
-                });
-                match parsed {
-                    Some((fen, wires)) => {
-                        state.start = fen;
-                        state.moves = wires;
-                    }
-                    None => say("error message=\"bad position or move\"")?,
+                state.position = read_pos(&args);
+                if state.position.is_none() {
+                    say("error message=\"bad position or move; no position until the next pos\"")?;
                 }
             }
             "level" => state.limit = limit_of(&args),
             "go" => {
+                let Some((start, moves)) = state.position.clone() else {
+                    say("error message=\"no position: the last pos was refused\"")?;
+                    continue;
+                };
                 let stop = Arc::new(AtomicBool::new(false));
                 let mut req = Request::new(
                     GameKind::Draughts(DraughtsVariant::International),
                     state.level,
                     state.limit,
                 );
-                req.start = state.start.clone();
-                req.moves = state.moves.clone();
+                req.start = start;
+                req.moves = moves;
                 req.stop = Arc::clone(&stop);
                 let (engine, out) = (Arc::clone(&engine), Arc::clone(&out));
-                let search = std::thread::spawn(move || {
+                let thread = std::thread::spawn(move || {
                     let root = crate::draughts::Root::new(
                         DraughtsVariant::International,
                         &req.start,
@@ -267,10 +328,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                     };
                     let result = match engine.lock() {
                         Ok(mut e) => e.choose_with(&req, &mut |c| {
-                            let score = match c.score {
-                                crate::Score::Cp(cp) => f64::from(cp) / 100.0,
-                                crate::Score::Mate(n) => f64::from(n.signum()) * 19.0,
-                            };
+                            let score = hub_score(c.score);
                             print(format!(
                                 "info depth={} score={score:.2} nodes={} time={:.3} pv=\"{}\"",
                                 c.depth,
@@ -293,40 +351,42 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                         Err(e) => print(format!("error message=\"{e}\"")),
                     }
                 });
-                // Commands during the search: stop, ping, ponder-hit.
-                while !search.is_finished() {
-                    match rx.recv_timeout(Duration::from_millis(2)) {
-                        Ok(line) => match parse_line(&line).0.as_str() {
-                            "stop" => stop.store(true, Ordering::Relaxed),
-                            "ping" => say("pong")?,
-                            "quit" => {
-                                stop.store(true, Ordering::Relaxed);
-                                let _ = search.join();
-                                return Ok(());
-                            }
-                            _ => {}
-                        },
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        Err(mpsc::RecvTimeoutError::Disconnected) => {
-                            stop.store(true, Ordering::Relaxed);
-                            let _ = search.join();
-                            return Ok(());
-                        }
-                    }
-                }
-                let _ = search.join();
+                running = Some(Running { thread, stop });
             }
-            "quit" => break,
-            _ => {}
+            _ => say(&format!("error message=\"unknown command {command}\""))?,
         }
     }
+    if let Some(r) = running.take() {
+        r.stop_and_wait();
+    }
     Ok(())
+}
+
+/// The position a `pos` command sets (its start as PDN FEN, empty for the standard start when `pos=` is not
+/// given, and its moves in wire notation), or `None` when the position or one of the moves is bad.
+fn read_pos(args: &[(String, String)]) -> Option<(String, Vec<String>)> {
+    let (fen, mut pos) = match arg(args, "pos") {
+        Some(text) => {
+            let fen = hub_to_fen(text)?;
+            let pos = Position::from_fen(DraughtsVariant::International, &fen).ok()?;
+            (fen, pos)
+        }
+        None => (String::new(), Position::start(DraughtsVariant::International)),
+    };
+    let mut wires = Vec::new();
+    for text in arg(args, "moves").unwrap_or("").split_whitespace() {
+        let m = parse_hub_move(&pos, text)?;
+        wires.push(pos.move_notation(m));
+        pos.play_unchecked(m);
+    }
+    Some((fen, wires))
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::test_pipe::Gui;
 
     #[test]
     fn lines_positions_and_moves_read_as_hub_writes_them() {
@@ -340,6 +400,82 @@ mod tests {
         assert_eq!(pos, Position::start(DraughtsVariant::International));
         let m = parse_hub_move(&pos, "32-28").unwrap();
         assert_eq!(hub_move(&pos, m), "32-28");
+    }
+
+    const START: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+
+    /// The moves of `done` lines, in order.
+    fn done_moves(text: &str) -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("done"))
+            .map(|l| arg(&parse_line(l).1, "move").unwrap_or("").to_owned())
+            .collect()
+    }
+
+    fn legal_after(moves: &[&str], hub: &str) -> bool {
+        let mut pos = Position::start(DraughtsVariant::International);
+        for t in moves {
+            let m = parse_hub_move(&pos, t).unwrap();
+            pos.play_unchecked(m);
+        }
+        parse_hub_move(&pos, hub).is_some()
+    }
+
+    /// Commands sent in one write right after a search are all read, in order: the second search is of the
+    /// second position; `stop` then `go` gives a second `done`.
+    #[test]
+    fn commands_after_done_and_after_stop_are_kept() {
+        let gui = Gui::start(run);
+        gui.say(&format!(
+            "pos pos={START}\nlevel depth=2\ngo think\npos pos={START} moves=\"32-28\"\ngo think"
+        ));
+        let text = gui.wait("done", 2, 20);
+        let moves = done_moves(&text);
+        assert!(legal_after(&[], &moves[0]), "{text}");
+        assert!(legal_after(&["32-28"], &moves[1]), "{text}");
+        gui.say("level infinite\ngo think\nstop\nlevel depth=1\ngo think");
+        let text = gui.wait("done", 4, 20);
+        assert!(
+            done_moves(&text)
+                .iter()
+                .skip(2)
+                .all(|m| legal_after(&["32-28"], m)),
+            "{text}"
+        );
+        gui.quit();
+    }
+
+    /// A refused `pos` leaves no position: `go` answers an error, not a move of the position before.
+    #[test]
+    fn a_refused_pos_leaves_no_position() {
+        let gui = Gui::start(run);
+        gui.say(&format!(
+            "pos pos={START}\npos pos={START} moves=\"32-22\"\nlevel depth=1\ngo think\nping"
+        ));
+        let text = gui.wait("pong", 1, 20);
+        assert_eq!(done_moves(&text).len(), 0, "{text}");
+        assert_eq!(text.matches("error").count(), 2, "{text}");
+        gui.quit();
+    }
+
+    /// `level nodes=` ends a search by itself (no `stop`); wins are reported as 99.xx pieces.
+    #[test]
+    fn a_node_level_ends_the_search_and_wins_read_as_wins() {
+        let gui = Gui::start(run);
+        gui.say("pos\nlevel nodes=3000\ngo think");
+        gui.wait("done", 1, 20);
+        gui.quit();
+        assert_eq!(hub_score(Score::Cp(150)), 1.5);
+        assert!((hub_score(Score::Mate(3)) - 99.96).abs() < 1e-9);
+        assert!((hub_score(Score::Mate(-2)) + 99.97).abs() < 1e-9);
+        assert_eq!(
+            limit_of(&parse_line("level move-time=0.5 nodes=100").1),
+            Limit::FirstOf(Bounds {
+                time: Some(Duration::from_millis(500)),
+                nodes: Some(100),
+                ..Bounds::default()
+            })
+        );
     }
 
     #[test]
