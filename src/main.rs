@@ -120,6 +120,10 @@ struct ServeArgs {
     max_connections_per_address: usize,
     /// Another origin whose pages may open the websocket (`https://play.example.org`), besides the site's own
     /// (the request's Host); repeatable or comma separated.
+    /// The site's address as players reach it (`https://play.example.org`), for links in exported games;
+    /// without it each request's Host (and the scheme a trusted proxy reports) is used.
+    #[arg(long, env = "PARLOR_PUBLIC_URL")]
+    public_url: Option<String>,
     #[arg(long = "origin", env = "PARLOR_ORIGINS", value_delimiter = ',')]
     origins: Vec<String>,
     /// A reverse proxy (IP or CIDR block) whose X-Forwarded-For and X-Forwarded-Proto are believed; repeatable
@@ -370,6 +374,16 @@ fn serve(args: ServeArgs) -> Result<()> {
             .filter(|p| !p.trim().is_empty() && p.trim() != "none")
             .map(|p| p.parse())
             .collect::<Result<Vec<parlor_server::proxy::IpNet>, _>>()?;
+        let public_url = match args
+            .public_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+        {
+            Some(url) if url.starts_with("http://") || url.starts_with("https://") => Some(url.to_owned()),
+            Some(url) => bail!("--public-url must start with http:// or https:// (it is {url:?})"),
+            None => None,
+        };
         let config = parlor_server::Config {
             database: args.database,
             grace: std::time::Duration::from_secs(args.grace_seconds),
@@ -383,6 +397,7 @@ fn serve(args: ServeArgs) -> Result<()> {
                 .filter(|o| !o.trim().is_empty())
                 .collect(),
             trusted_proxies,
+            public_url,
             ..parlor_server::Config::default()
         };
         let shutdown = tokio_util::sync::CancellationToken::new();

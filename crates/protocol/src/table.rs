@@ -43,20 +43,28 @@ impl TimeControl {
         self.base_ms.is_none() && self.per_move_ms.is_none()
     }
 
-    /// PGN-style text: `900+0`, with the cap as `/60` (`-` when untimed).
+    /// The `TimeControl` tag in the PGN standard's syntax (PDN uses the same): `900+0` for a base and an
+    /// increment in seconds, `1/30` for 30 s a move with nothing carried over, `-` when untimed. A cap per move
+    /// beside a base has no PGN form: it is [`TimeControl::cap_tag`].
     pub fn to_tag(&self) -> String {
         match (self.base_ms, self.per_move_ms) {
             (None, None) => "-".to_owned(),
-            (None, Some(cap)) => format!("{}/move", cap / 1000),
-            (Some(base), cap) => {
-                let mut s = format!("{}+{}", base / 1000, self.increment_ms / 1000);
-                if let Some(cap) = cap {
-                    s.push_str(&format!(" (max {} s/move)", cap / 1000));
-                }
-                s
-            }
+            (None, Some(cap)) => format!("1/{}", cap / 1000),
+            (Some(base), _) => format!("{}+{}", base / 1000, self.increment_ms / 1000),
         }
     }
+
+    /// The seconds of the per-move cap beside a base, for its own tag ([`TimeControl::CAP_TAG`]); `None` when
+    /// there is no cap or the cap is the whole control (`1/30`).
+    pub fn cap_tag(&self) -> Option<String> {
+        match (self.base_ms, self.per_move_ms) {
+            (Some(_), Some(cap)) => Some((cap / 1000).to_string()),
+            _ => None,
+        }
+    }
+
+    /// The name of the tag that holds the per-move cap, in seconds.
+    pub const CAP_TAG: &'static str = "MaxMoveTime";
 }
 
 /// House rules of a table. Unknown fields are ignored; missing ones take their defaults.

@@ -99,15 +99,15 @@ fn legal_moves_omit_trivial_fields() {
 
 #[test]
 fn time_control_tags() {
-    assert_eq!(TimeControl::STANDARD.to_tag(), "900+0 (max 60 s/move)");
+    assert_eq!(TimeControl::STANDARD.to_tag(), "900+0");
+    assert_eq!(TimeControl::STANDARD.cap_tag().as_deref(), Some("60"));
     assert_eq!(TimeControl::NONE.to_tag(), "-");
-    assert_eq!(
-        TimeControl {
-            base_ms: None,
-            increment_ms: 0,
-            per_move_ms: Some(30_000)
-        }
-        .to_tag(),
-        "30/move"
-    );
+    assert_eq!(TimeControl::NONE.cap_tag(), None);
+    let per_move = TimeControl {
+        base_ms: None,
+        increment_ms: 0,
+        per_move_ms: Some(30_000),
+    };
+    assert_eq!(per_move.to_tag(), "1/30");
+    assert_eq!(per_move.cap_tag(), None);
 }

@@ -430,7 +430,32 @@ async fn api_game(State(state): State<AppState>, jar: SignedCookieJar, Path(id):
     .into_response()
 }
 
-async fn api_export(State(state): State<AppState>, jar: SignedCookieJar, Path(id): Path<String>) -> Response {
+/// The site's address for links in exported files: the configured public URL, or the request's scheme and
+/// `Host`; `None` when the request names no usable host (the links stay paths).
+fn site_url(peer: SocketAddr, headers: &HeaderMap, config: &crate::config::Config) -> Option<String> {
+    if let Some(url) = &config.public_url {
+        return Some(url.trim_end_matches('/').to_owned());
+    }
+    let host = headers.get(header::HOST)?.to_str().ok()?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']');
+    if host.is_empty() || !host.chars().all(plain) {
+        return None;
+    }
+    let scheme = if proxy::is_https(peer.ip(), headers, config) {
+        "https"
+    } else {
+        "http"
+    };
+    Some(format!("{scheme}://{host}"))
+}
+
+async fn api_export(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    jar: SignedCookieJar,
+    Path(id): Path<String>,
+) -> Response {
     let Loaded {
         stored,
         players,
@@ -444,17 +469,26 @@ async fn api_export(State(state): State<AppState>, jar: SignedCookieJar, Path(id
     let date = time::OffsetDateTime::from_unix_timestamp(stored.game.created_ms / 1000)
         .map(|d| format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day()))
         .unwrap_or_default();
+    let base = site_url(peer, &headers, &state.hub.config).unwrap_or_default();
+    let mut extra = Vec::new();
+    if let Some(cap) = spec.time.and_then(|t| t.cap_tag()) {
+        extra.push((parlor_protocol::TimeControl::CAP_TAG.to_owned(), cap));
+    }
+    // The final position's picture.
+    extra.push((
+        "Image".into(),
+        format!(
+            "{base}{}",
+            parlor_image::url(game.kind(), &game.position_text(), "png")
+        ),
+    ));
     let info = ExportInfo {
         event: "Parlor game".into(),
-        site: format!("/game/{}", stored.game.id),
+        site: format!("{base}/game/{}", stored.game.id),
         date,
         players,
         time_control: spec.time.map(|t| t.to_tag()).unwrap_or_else(|| "-".into()),
-        // The final position's picture (a path on this site, like `Site`).
-        extra: vec![(
-            "Image".into(),
-            parlor_image::url(game.kind(), &game.position_text(), "png"),
-        )],
+        extra,
     };
     let ext = match game.kind() {
         GameKind::Chess => "pgn",

@@ -57,6 +57,9 @@ pub struct Config {
     pub origins: Vec<String>,
     /// Peers whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed (reverse proxies); loopback by default.
     pub trusted_proxies: Vec<IpNet>,
+    /// The site's address as players reach it (`https://play.example.org`), for links written into exported
+    /// games; `None` takes it from each request (its `Host`, and the scheme a trusted proxy reports).
+    pub public_url: Option<String>,
 }
 
 impl Default for Config {
@@ -73,6 +76,7 @@ impl Default for Config {
             max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,
             origins: Vec::new(),
             trusted_proxies: IpNet::loopback(),
+            public_url: None,
         }
     }
 }

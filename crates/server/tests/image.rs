@@ -127,7 +127,11 @@ async fn an_export_names_the_picture_of_its_final_position() {
         .lines()
         .find(|l| l.starts_with("[Image "))
         .unwrap_or_else(|| panic!("{pgn}"));
+    // An absolute link, from the request's Host.
     let url = line.trim_start_matches("[Image \"").trim_end_matches("\"]");
+    let url = url
+        .strip_prefix(&format!("http://{}", server.addr))
+        .unwrap_or_else(|| panic!("{url}"));
     assert!(
         url.starts_with("/image/chess.png?fen=rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR+w+KQkq"),
         "{url}"

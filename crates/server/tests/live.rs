@@ -50,6 +50,13 @@ async fn a_full_chess_game_to_checkmate() {
         pgn.contains("[Result \"0-1\"]") && pgn.contains("2. g4 Qh4#"),
         "{pgn}"
     );
+    // The PGN standard's time control, the per-move cap in a tag of its own, and absolute links.
+    assert!(pgn.contains("[TimeControl \"900+0\"]"), "{pgn}");
+    assert!(pgn.contains("[MaxMoveTime \"60\"]"), "{pgn}");
+    assert!(
+        pgn.contains(&format!("[Site \"http://{}/game/{game_id}\"]", server.addr)),
+        "{pgn}"
+    );
     let (_, json) = http_get(server.addr, &format!("/api/game/{game_id}"), None).await;
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), 4);
