@@ -3,22 +3,32 @@
 
 use std::io::{IsTerminal, Write};
 
-/// Sets up the global log for `parlor serve`: level from `PARLOR_LOG` (default `info`), lines on stderr, ANSI
-/// colour only when stderr is a terminal and `NO_COLOR` is unset or empty (<https://no-color.org>).
-/// stdout keeps only what scripts read (the serving address).
-pub fn init() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("PARLOR_LOG").unwrap_or_else(|_| "info".into());
-    tracing_subscriber::fmt()
+/// Sets up the global log for `parlor serve`: what `filter` lets through (tracing's `EnvFilter` syntax), lines on
+/// stderr, as JSON objects when `json`, else text with ANSI colour only when
+/// stderr is a terminal and `NO_COLOR` is unset or empty (<https://no-color.org>). stdout keeps only what scripts
+/// read (the serving address).
+///
+/// # Errors
+/// A filter that does not parse, named in the message.
+pub fn init(filter: &str, json: bool) -> anyhow::Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .map_err(|e| anyhow::anyhow!("--log / PARLOR_LOG {filter:?} is not a log filter: {e}"))?;
+    let log = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(|| LossyStderr)
-        .with_ansi(wants_colour(
+        // The subscriber reports its own write failures with `eprintln!`, which panics when stderr is the
+        // broken pipe: a log line is never worth a task.
+        .log_internal_errors(false);
+    if json {
+        log.json().init();
+    } else {
+        log.with_ansi(wants_colour(
             std::io::stderr().is_terminal(),
             std::env::var_os("NO_COLOR"),
         ))
-        // The subscriber reports its own write failures with `eprintln!`, which panics when stderr is the
-        // broken pipe: a log line is never worth a task.
-        .log_internal_errors(false)
         .init();
+    }
+    Ok(())
 }
 
 /// Colour when writing to a terminal and `NO_COLOR` is absent or empty.

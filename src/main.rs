@@ -15,9 +15,16 @@ mod logging;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Environment variables every subcommand reads, shown under `--help` (each flag's own variable is shown beside
+/// it).
+const ENVIRONMENT: &str = "Environment:
+  PARLOR_CPU_THREADS  most threads one CPU search uses (a whole number from 1; default: the machine's cores)
+  NO_COLOR            set (not empty): no colour in the log, even on a terminal
+  Each flag of `parlor serve` may also come from the variable named beside it in `parlor serve --help`.";
+
 /// Parlor: chess, draughts and four-player chess in the browser, self-hosted.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version, about, after_help = ENVIRONMENT)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -26,6 +33,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the site (the default when no subcommand is given).
+    #[command(after_help = ENVIRONMENT)]
     Serve(ServeArgs),
     /// Count the leaf nodes of the legal move tree (checks a move generator).
     Perft(PerftArgs),
@@ -118,12 +126,18 @@ struct ServeArgs {
     /// Connections at once from one client address (an IPv6 /64); trusted proxies are not capped.
     #[arg(long, env = "PARLOR_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
     max_connections_per_address: usize,
-    /// Another origin whose pages may open the websocket (`https://play.example.org`), besides the site's own
-    /// (the request's Host); repeatable or comma separated.
+    /// What to log, in tracing's filter syntax: `info`, `debug`, `warn,parlor_server=debug`.
+    #[arg(long, env = "PARLOR_LOG", default_value = "info")]
+    log: String,
+    /// How log lines are written to stderr: `text` (coloured only on a terminal) or `json` (one object a line).
+    #[arg(long, env = "PARLOR_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    log_format: String,
     /// The site's address as players reach it (`https://play.example.org`), for links in exported games;
     /// without it each request's Host (and the scheme a trusted proxy reports) is used.
     #[arg(long, env = "PARLOR_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Another origin whose pages may open the websocket (`https://play.example.org`), besides the site's own
+    /// (the request's Host); repeatable or comma separated.
     #[arg(long = "origin", env = "PARLOR_ORIGINS", value_delimiter = ',')]
     origins: Vec<String>,
     /// A reverse proxy (IP or CIDR block) whose X-Forwarded-For and X-Forwarded-Proto are believed; repeatable
@@ -350,7 +364,7 @@ fn image(args: &ImageArgs) -> Result<()> {
 
 fn serve(args: ServeArgs) -> Result<()> {
     use std::io::Write as _;
-    logging::init();
+    logging::init(&args.log, args.log_format == "json")?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.listen)
