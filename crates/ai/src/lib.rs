@@ -189,6 +189,29 @@ mod tests {
         }
     }
 
+    /// The random bonus of the easy and medium levels never turns a win into a reported loss: a mate in one is
+    /// `Mate(1)` at every level, in chess and in draughts.
+    #[test]
+    fn a_win_is_reported_as_a_win_at_every_level() {
+        for level in [Level::Easy, Level::Medium, Level::Hard] {
+            let mut req = Request::new(GameKind::Chess, level, Limit::Depth(3));
+            req.start = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into();
+            req.seed = Some(7);
+            let choice = choose(&req).unwrap();
+            assert_eq!(
+                (choice.wire.as_str(), choice.score),
+                ("d1d8", Score::Mate(1)),
+                "{level:?}"
+            );
+            let variant = parlor_game::DraughtsVariant::International;
+            let mut req = Request::new(GameKind::Draughts(variant), level, Limit::Depth(3));
+            req.start = "W:W28:B23".into();
+            req.seed = Some(7);
+            let choice = choose(&req).unwrap();
+            assert_eq!(choice.score, Score::Mate(1), "{level:?}: {choice:?}");
+        }
+    }
+
     #[test]
     fn every_game_has_an_engine() {
         for kind in [GameKind::Chess, GameKind::Chess4]

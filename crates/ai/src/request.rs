@@ -127,6 +127,16 @@ pub enum Score {
     Mate(i32),
 }
 
+/// A root move's score with its level's random bonus (easy and medium): the bonus moves ordinary scores only, so a
+/// mate keeps its distance, and [`Score::from_internal`] its sign.
+pub(crate) fn with_bonus(raw: i32, bonus: i32) -> i32 {
+    if raw.abs() > params::MATE_BOUND {
+        raw
+    } else {
+        raw + bonus
+    }
+}
+
 impl Score {
     /// Converts a search score (mates near [`params::MATE`]) into a [`Score`].
     pub fn from_internal(score: i32) -> Score {

@@ -18,6 +18,7 @@ use super::see::see_ge;
 use super::table::{self, SharedTt};
 use crate::clock::Timer;
 use crate::params::{self, LevelParams, MATE, MATE_BOUND, MAX_PLY};
+use crate::request::with_bonus;
 use crate::tt::{Bound, score_from_tt, score_to_tt};
 use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
@@ -424,7 +425,7 @@ impl<'a> Search<'a> {
             let (a, b) = (alpha - noise, beta - noise);
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, new_depth, -b, -a, 1, true, true) + noise;
+                score = with_bonus(-self.negamax(&child, new_depth, -b, -a, 1, true, true), noise);
             } else {
                 // Late quiet moves at the root are reduced too, a ply less than inside the tree.
                 let mut r = 0;
@@ -437,12 +438,18 @@ impl<'a> Search<'a> {
                     r = (self.lmr[depth.min(params::MAX_DEPTH) as usize][i.min(63)] - params::ROOT_LMR_LESS)
                         .clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(&child, new_depth - r, -a - 1, -a, 1, false, true) + noise;
+                score = with_bonus(
+                    -self.negamax(&child, new_depth - r, -a - 1, -a, 1, false, true),
+                    noise,
+                );
                 if score > alpha && r > 0 && !self.timer.is_stopped() {
-                    score = -self.negamax(&child, new_depth, -a - 1, -a, 1, false, true) + noise;
+                    score = with_bonus(
+                        -self.negamax(&child, new_depth, -a - 1, -a, 1, false, true),
+                        noise,
+                    );
                 }
                 if score > alpha && score < beta && !self.timer.is_stopped() {
-                    score = -self.negamax(&child, new_depth, -b, -a, 1, true, true) + noise;
+                    score = with_bonus(-self.negamax(&child, new_depth, -b, -a, 1, true, true), noise);
                 }
             }
             self.keys.pop();

@@ -9,8 +9,8 @@
 //! any other command waits until the search has said `done`, so nothing sent just after `done` is lost. A `pos`
 //! that is refused (a bad position or an illegal move) leaves no position: `go` then answers an error. `level`
 //! takes `depth=`, `nodes=`, `move-time=`, `time=` (with `inc=`, `moves=`) and `infinite`, several at once
-//! (whichever comes first). Scores are in pieces; a won game is `+99.xx` and a lost one `-99.xx` (the closer to
-//! 100, the sooner), the convention of Scan's Hub mode.
+//! (whichever comes first). Scores are in pieces; a game won in `p` plies is `+(100 - p/100)` and a lost one
+//! `-(100 - p/100)`, the convention of Scan's Hub mode.
 
 use crate::Engine;
 use crate::request::{Bounds, Choice, Clock, Level, Limit, Request, Score};
@@ -187,14 +187,16 @@ fn limit_of(args: &[(String, String)]) -> Limit {
     }
 }
 
-/// A score as Hub reports it: pieces (our centi-units over 100); a win or loss in `n` moves as `±(99.99 - n/100)`,
-/// never below 99 (Scan's convention, so a GUI does not read it as a material count).
+/// A score as Hub reports it: pieces (our centi-units over 100); a game won or lost in `p` plies as
+/// `±(100 - p/100)`, never nearer zero than 99 (Scan's convention, which GUIs and pydraughts read back as a win or a
+/// loss in so many plies, not as a count of pieces).
 fn hub_score(score: Score) -> f64 {
     match score {
         Score::Cp(cp) => f64::from(cp) / 100.0,
         Score::Mate(n) => {
-            let distance = f64::from(n.unsigned_abs().min(99)) / 100.0;
-            f64::from(n.signum()) * (99.99 - distance).max(99.0)
+            // A win in n moves is 2n - 1 plies away; a loss in n moves, 2n.
+            let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+            f64::from(n.signum()) * (100.0 - f64::from(plies.min(100)) / 100.0)
         }
     }
 }
@@ -466,8 +468,8 @@ mod tests {
         gui.wait("done", 1, 20);
         gui.quit();
         assert_eq!(hub_score(Score::Cp(150)), 1.5);
-        assert!((hub_score(Score::Mate(3)) - 99.96).abs() < 1e-9);
-        assert!((hub_score(Score::Mate(-2)) + 99.97).abs() < 1e-9);
+        assert!((hub_score(Score::Mate(3)) - 99.95).abs() < 1e-9);
+        assert!((hub_score(Score::Mate(-2)) + 99.96).abs() < 1e-9);
         assert_eq!(
             limit_of(&parse_line("level move-time=0.5 nodes=100").1),
             Limit::FirstOf(Bounds {

@@ -12,6 +12,7 @@
 use super::eval::{Geometry, evaluate};
 use crate::clock::Timer;
 use crate::params::{self, LevelParams};
+use crate::request::with_bonus;
 use crate::tt::{Bound, Tt, score_from_tt, score_to_tt};
 use parlor_draughts::{Move, Position};
 
@@ -265,18 +266,27 @@ impl<'a> Search<'a> {
                 self.push(root, m, &child);
                 let bonus = noise[i];
                 let score = if n == 0 {
-                    -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true) + bonus
+                    with_bonus(
+                        -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true),
+                        bonus,
+                    )
                 } else {
-                    let s = -self.search(
-                        &child,
-                        depth - 1,
-                        -(alpha - bonus) - 1,
-                        -(alpha - bonus),
-                        1,
-                        false,
-                    ) + bonus;
+                    let s = with_bonus(
+                        -self.search(
+                            &child,
+                            depth - 1,
+                            -(alpha - bonus) - 1,
+                            -(alpha - bonus),
+                            1,
+                            false,
+                        ),
+                        bonus,
+                    );
                     if s > alpha && !self.timer.is_stopped() {
-                        -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true) + bonus
+                        with_bonus(
+                            -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true),
+                            bonus,
+                        )
                     } else {
                         s
                     }
