@@ -37,7 +37,7 @@ def main() -> int:
             ("depth 4", chess.engine.Limit(depth=4), 2.0),
             ("nodes 20000", chess.engine.Limit(nodes=20000), 2.0),
             # A clock: the engine may spend at most a quarter of what is left.
-            ("wtime/btime 10 s", chess.engine.Limit(white_clock=10, black_clock=10), 10 / 4),
+            ("wtime/btime 2 s", chess.engine.Limit(white_clock=2, black_clock=2), 2 / 4),
             ("movetime 100 + depth 30", chess.engine.Limit(time=0.1, depth=30), 0.1),
             ("movetime 100 + nodes 10^9", chess.engine.Limit(time=0.1, nodes=10**9), 0.1),
         ]
