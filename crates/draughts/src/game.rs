@@ -264,7 +264,7 @@ pub(crate) const fn game_type(variant: DraughtsVariant) -> &'static str {
     match variant {
         DraughtsVariant::English => "21,B,8,8,N1,0",
         DraughtsVariant::International => "20,W,10,10,N2,0",
-        DraughtsVariant::Russian => "25",
+        DraughtsVariant::Russian => "25,W,8,8,A0,0",
         DraughtsVariant::Pool => "23,B,8,8,N1,0",
     }
 }
@@ -396,14 +396,24 @@ impl Rules for Game {
         out.push('\n');
         let mut text = Vec::new();
         let first = Position::seat_of(variant, self.start.side_to_move()) == Seat::First;
+        // Russian PDN names squares algebraically (`c3-d4`, `c3xe5`), as Russian draughts programs read.
+        let written = |display: &str| match variant {
+            DraughtsVariant::Russian => display
+                .parse::<PdnMove>()
+                .ok()
+                .and_then(|m| m.to_algebraic())
+                .unwrap_or_else(|| display.to_owned()),
+            _ => display.to_owned(),
+        };
         for (i, played) in self.history.iter().enumerate() {
             let ply = i + usize::from(!first);
+            let shown = written(&played.display);
             if ply % 2 == 0 {
-                text.push(format!("{}. {}", ply / 2 + 1, played.display));
+                text.push(format!("{}. {shown}", ply / 2 + 1));
             } else if i == 0 {
-                text.push(format!("1... {}", played.display));
+                text.push(format!("1... {shown}"));
             } else {
-                text.push(played.display.clone());
+                text.push(shown);
             }
         }
         text.push(self.result().to_owned());

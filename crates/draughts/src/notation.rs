@@ -58,7 +58,69 @@ impl fmt::Display for PdnMove {
     }
 }
 
+/// The algebraic name of a square of an 8x8 board, as Russian draughts writes it: square 1 is `b8`, 29 is `a1`
+/// (White's left corner); `None` outside 1-32.
+pub fn algebraic_square(square: u32) -> Option<String> {
+    if !(1..=32).contains(&square) {
+        return None;
+    }
+    // Rows from Black's side: the even ones start on the b file, the odd ones on a.
+    let row = (square - 1) / 4;
+    let file = 2 * ((square - 1) % 4) + u32::from(row.is_multiple_of(2));
+    Some(format!("{}{}", char::from(b'a' + file as u8), 8 - row))
+}
+
+/// The square of an 8x8 board an algebraic name (`a1` to `h8`, a dark square) names.
+pub fn square_of_algebraic(name: &str) -> Option<u32> {
+    let &[file, rank] = name.as_bytes() else {
+        return None;
+    };
+    let file = u32::from(file.to_ascii_lowercase().checked_sub(b'a')?);
+    let rank = u32::from(rank.checked_sub(b'1')?) + 1;
+    if file > 7 || rank > 8 {
+        return None;
+    }
+    let row = 8 - rank;
+    (file % 2 == u32::from(row.is_multiple_of(2))).then_some(row * 4 + file / 2 + 1)
+}
+
 impl PdnMove {
+    /// The move with algebraic squares of an 8x8 board, as Russian PDN writes it: `c3-d4`, `c3xe5xc7` (PDN's `x`
+    /// for captures, which Russian programs read; `:` is read too). `None` for a square that is not on an 8x8
+    /// board.
+    pub fn to_algebraic(&self) -> Option<String> {
+        let sep = if self.capture { "x" } else { "-" };
+        let parts = self
+            .squares
+            .iter()
+            .map(|&s| algebraic_square(s))
+            .collect::<Option<Vec<_>>>()?;
+        Some(parts.join(sep))
+    }
+
+    /// Reads a move written with algebraic squares of an 8x8 board (`c3-d4`, `c3:e5`, `c3xe5`).
+    ///
+    /// # Errors
+    /// [`MoveErrorKind::Malformed`] when it is not such a move.
+    pub fn from_algebraic(text: &str) -> Result<PdnMove, MoveError> {
+        let malformed = || {
+            MoveError::new(
+                MoveErrorKind::Malformed,
+                format!("`{text}` is not a draughts move in algebraic notation"),
+            )
+        };
+        let t = text.trim();
+        let capture = t.contains(['x', 'X', ':']);
+        let squares = t
+            .split(['-', 'x', 'X', ':'])
+            .map(|part| square_of_algebraic(part).ok_or_else(malformed))
+            .collect::<Result<Vec<_>, _>>()?;
+        if squares.len() < 2 || (!capture && squares.len() != 2) || (capture && t.contains('-')) {
+            return Err(malformed());
+        }
+        Ok(PdnMove { squares, capture })
+    }
+
     /// The legal move this names in `pos`. `a-b` names the quiet move; `axb` names the single-jump capture from a
     /// to b if there is one (its full path), else every capture with that start and end; a longer path names the
     /// capture that lands on exactly those squares.
@@ -292,5 +354,34 @@ impl Position {
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let pdn: PdnMove = text.parse()?;
         pdn.to_move(self)
+    }
+}
+
+#[cfg(test)]
+mod algebraic_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// The standard 8x8 numbering: 1 is b8, 4 h8, 5 a7, 29 a1, 32 g1; every square round-trips, light squares and
+    /// squares off the board are refused.
+    #[test]
+    fn squares_have_their_algebraic_names() {
+        let names: Vec<String> = [1, 4, 5, 8, 29, 32]
+            .map(|s| algebraic_square(s).unwrap())
+            .to_vec();
+        assert_eq!(names, ["b8", "h8", "a7", "g7", "a1", "g1"]);
+        for s in 1..=32 {
+            assert_eq!(square_of_algebraic(&algebraic_square(s).unwrap()), Some(s));
+        }
+        assert_eq!(algebraic_square(0), None);
+        assert_eq!(algebraic_square(33), None);
+        for bad in ["a8", "b1", "i1", "a9", "a", "c33"] {
+            assert_eq!(square_of_algebraic(bad), None, "{bad}");
+        }
+        let m = PdnMove::from_algebraic("c3:e5:c7").unwrap();
+        assert_eq!(m.to_string(), "22x15x6");
+        assert_eq!(m.to_algebraic().as_deref(), Some("c3xe5xc7"));
+        assert_eq!(PdnMove::from_algebraic("c3-d4").unwrap().to_string(), "22-18");
+        assert!(PdnMove::from_algebraic("c3-d4-e5").is_err());
     }
 }

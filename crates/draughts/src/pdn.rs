@@ -231,10 +231,16 @@ pub fn read(variant: DraughtsVariant, text: &str) -> Result<PdnGame, PdnError> {
             ending = Some((word, score));
             break;
         }
-        let pdn: PdnMove = word
-            .trim_end_matches(['!', '?'])
-            .parse()
-            .map_err(|_| PdnError::Token { token: word.clone() })?;
+        let text = word.trim_end_matches(['!', '?']);
+        // Russian PDN writes squares algebraically (`c3-d4`); numbered squares are read in every variant.
+        let algebraic =
+            variant != DraughtsVariant::International && text.starts_with(|c: char| c.is_ascii_alphabetic());
+        let pdn = if algebraic {
+            PdnMove::from_algebraic(text)
+        } else {
+            text.parse::<PdnMove>()
+        }
+        .map_err(|_| PdnError::Token { token: word.clone() })?;
         let ply = game.history().len() + 1;
         let refused = |error: MoveError| PdnError::Move {
             ply,
