@@ -77,18 +77,24 @@ fn help_names_every_environment_variable() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("PARLOR_CPU_THREADS"));
 }
 
+/// `parlor serve` on a free port with a database in memory.
+fn serve_in_memory() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parlor"));
+    command.args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database",
+        "sqlite::memory:",
+    ]);
+    command
+}
+
 /// A log filter that does not parse stops `parlor serve` with a message that names it; `json` writes each log
 /// line as a JSON object on stderr, and nothing but the address on stdout.
 #[test]
 fn log_settings_are_checked_and_json_lines_are_json() {
-    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database",
-            "sqlite::memory:",
-        ])
+    let out = serve_in_memory()
         .env("PARLOR_LOG", "info,[[[")
         .env_remove("RUST_BACKTRACE")
         .env_remove("RUST_LIB_BACKTRACE")
@@ -100,14 +106,7 @@ fn log_settings_are_checked_and_json_lines_are_json() {
         "{out:?}"
     );
 
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database",
-            "sqlite::memory:",
-        ])
+    let mut serve = serve_in_memory()
         .env("PARLOR_LOG", "info")
         .env("PARLOR_LOG_FORMAT", "json")
         .stdout(std::process::Stdio::piped())

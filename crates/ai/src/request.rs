@@ -62,6 +62,41 @@ pub struct Bounds {
     pub nodes: Option<u64>,
 }
 
+impl Bounds {
+    /// The simplest limit saying the same: one bound alone is its own [`Limit`] (a clock, a time, a depth); two or
+    /// more, or a node count, are [`Limit::FirstOf`]; `None` when there is none.
+    pub fn limit(self) -> Option<Limit> {
+        let limit = match self {
+            Bounds {
+                clock: None,
+                time: None,
+                depth: None,
+                nodes: None,
+            } => return None,
+            Bounds {
+                clock: Some(c),
+                time: None,
+                depth: None,
+                nodes: None,
+            } => Limit::Clock(c),
+            Bounds {
+                clock: None,
+                time: Some(t),
+                depth: None,
+                nodes: None,
+            } => Limit::MoveTime(t),
+            Bounds {
+                clock: None,
+                time: None,
+                depth: Some(d),
+                nodes: None,
+            } => Limit::Depth(d),
+            _ => Limit::FirstOf(self),
+        };
+        Some(limit)
+    }
+}
+
 impl Limit {
     /// Whether the limit is a fixed amount of work, whatever the machine: then a search runs on one thread, so
     /// that its result and node count are the same every time.

@@ -260,33 +260,7 @@ pub fn parse_go(args: &[&str], white: bool) -> Go {
     if has_clock {
         bounds.clock = Some(clock);
     }
-    go.limit = match bounds {
-        Bounds {
-            clock: None,
-            time: None,
-            depth: None,
-            nodes: None,
-        } => Limit::Infinite,
-        Bounds {
-            clock: Some(c),
-            time: None,
-            depth: None,
-            nodes: None,
-        } => Limit::Clock(c),
-        Bounds {
-            clock: None,
-            time: Some(t),
-            depth: None,
-            nodes: None,
-        } => Limit::MoveTime(t),
-        Bounds {
-            clock: None,
-            time: None,
-            depth: Some(d),
-            nodes: None,
-        } => Limit::Depth(d),
-        _ => Limit::FirstOf(bounds),
-    };
+    go.limit = bounds.limit().unwrap_or(Limit::Infinite);
     go
 }
 

@@ -56,16 +56,7 @@ impl Root {
         };
         let mut keys = vec![hash(&pos)];
         for (index, wire) in moves.iter().enumerate() {
-            let bad = |reason: String| AiError::BadMove {
-                index,
-                wire: wire.clone(),
-                reason,
-            };
-            let parsed: UciMove = wire
-                .trim()
-                .parse()
-                .map_err(|_| bad("not UCI notation".to_owned()))?;
-            let m = parsed.to_move(&pos).map_err(|e| bad(e.to_string()))?;
+            let m = legal_move(&pos, index, wire)?;
             let irreversible = pos.is_irreversible(m);
             pos.play_unchecked(m);
             if irreversible {
@@ -88,21 +79,24 @@ impl Root {
         self.only = wires
             .iter()
             .enumerate()
-            .map(|(index, wire)| {
-                let bad = |reason: String| AiError::BadMove {
-                    index,
-                    wire: wire.clone(),
-                    reason,
-                };
-                let parsed: UciMove = wire
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad("not UCI notation".to_owned()))?;
-                parsed.to_move(&self.pos).map_err(|e| bad(e.to_string()))
-            })
+            .map(|(index, wire)| legal_move(&self.pos, index, wire))
             .collect::<Result<_, _>>()?;
         Ok(())
     }
+}
+
+/// The legal move `wire` (UCI notation, the `index`th of a list) names in `pos`.
+fn legal_move(pos: &Chess, index: usize, wire: &str) -> Result<Move, AiError> {
+    let bad = |reason: String| AiError::BadMove {
+        index,
+        wire: wire.to_owned(),
+        reason,
+    };
+    let parsed: UciMove = wire
+        .trim()
+        .parse()
+        .map_err(|_| bad("not UCI notation".to_owned()))?;
+    parsed.to_move(pos).map_err(|e| bad(e.to_string()))
 }
 
 /// A chess engine that keeps its transposition table and history between moves of a game.

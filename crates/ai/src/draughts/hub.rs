@@ -158,33 +158,7 @@ fn limit_of(args: &[(String, String)]) -> Limit {
         depth: arg(args, "depth").and_then(|v| v.parse().ok()),
         nodes: arg(args, "nodes").and_then(|v| v.parse().ok()),
     };
-    match bounds {
-        Bounds {
-            clock: None,
-            time: None,
-            depth: None,
-            nodes: None,
-        } => Limit::MoveTime(Duration::from_secs(1)),
-        Bounds {
-            clock: Some(c),
-            time: None,
-            depth: None,
-            nodes: None,
-        } => Limit::Clock(c),
-        Bounds {
-            clock: None,
-            time: Some(t),
-            depth: None,
-            nodes: None,
-        } => Limit::MoveTime(t),
-        Bounds {
-            clock: None,
-            time: None,
-            depth: Some(d),
-            nodes: None,
-        } => Limit::Depth(d),
-        _ => Limit::FirstOf(bounds),
-    }
+    bounds.limit().unwrap_or(Limit::MoveTime(Duration::from_secs(1)))
 }
 
 /// A score as Hub reports it: pieces (our centi-units over 100); a game won or lost in `p` plies as
