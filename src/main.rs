@@ -149,6 +149,13 @@ struct ServeArgs {
         default_value = "127.0.0.0/8,::1"
     )]
     trusted_proxies: Vec<String>,
+    /// Engine searches at once for the analysis board and game reviews, one thread each (default: one fewer than
+    /// the machine's cores, at least one, so live games keep a core).
+    #[arg(long, env = "PARLOR_ANALYSIS_SLOTS", value_parser = clap::value_parser!(u64).range(1..=256))]
+    analysis_slots: Option<u64>,
+    /// Milliseconds the engine thinks on each position of a game review.
+    #[arg(long, env = "PARLOR_REVIEW_MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(10..=10_000))]
+    review_ms: u64,
 }
 
 #[derive(Args, Debug)]
@@ -412,6 +419,8 @@ fn serve(args: ServeArgs) -> Result<()> {
                 .collect(),
             trusted_proxies,
             public_url,
+            analysis_slots: args.analysis_slots.map(|n| n as usize),
+            review_think: std::time::Duration::from_millis(args.review_ms),
             ..parlor_server::Config::default()
         };
         let shutdown = tokio_util::sync::CancellationToken::new();

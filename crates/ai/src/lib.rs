@@ -7,6 +7,7 @@
 //! overruns its budget by more than the time to unwind.
 //!
 //! # Layout
+//! - [`analysis`]: the evaluation of a position for players and the marks of a game's moves (review).
 //! - [`request`]: [`Request`], [`Level`], [`Limit`], [`Clock`], [`Choice`], [`Score`], [`AiError`].
 //! - [`params`]: every number of the searches, levels and clock.
 //! - [`clock`]: the time budget from a table's clock, and the timer the search asks.
@@ -19,6 +20,7 @@
 //! - [`bench`]: node counts at fixed depth (`parlor bench search`) and the timing check (`parlor bench clock`).
 //! - [`rng`]: a small seeded random generator.
 
+pub mod analysis;
 #[cfg(feature = "tools")]
 pub mod arena;
 #[cfg(feature = "tools")]

@@ -131,9 +131,12 @@ pub struct Request {
     /// Draughts: whether a capture, when there is one, must be made (the table's option; `true` by default). When
     /// it is `false` the moves may decline captures and the engine weighs declining them. Other games ignore it.
     pub mandatory_capture: bool,
-    /// Chess: search only these moves of the root (wire notation; UCI `go searchmoves`); empty for all. A move
-    /// that is not legal there is refused ([`AiError::BadMove`]).
+    /// Chess and four-player chess: search only these moves of the root (wire notation; UCI `go searchmoves`);
+    /// empty for all. A move that is not legal there is refused ([`AiError::BadMove`]).
     pub search_moves: Vec<String>,
+    /// At most this many search threads (the level's own number, within the machine's cores, when `None`): the
+    /// server's game reviews search on one thread so the other cores stay with the live games.
+    pub threads: Option<usize>,
 }
 
 impl Request {
@@ -149,6 +152,7 @@ impl Request {
             seed: None,
             mandatory_capture: true,
             search_moves: Vec::new(),
+            threads: None,
         }
     }
 }

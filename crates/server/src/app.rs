@@ -1,14 +1,15 @@
 //! The HTTP side: routes, the identity cookie, the game API, health and metrics, and `run`, the single entry point.
 
+use crate::analysis::Analysts;
 use crate::assets;
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::games::{GameSetup, SetupError, replay_stored};
 use crate::hub::Hub;
 use crate::listen::{self, Gate, Limits};
+use crate::loaded::{Loaded, load_visible_game};
 use crate::metrics::Metrics;
 use crate::persist::Persist;
-use crate::record::{Occupant, Settings};
+use crate::review::Reviews;
 use crate::site::{Alone, Site};
 use crate::ws;
 use crate::{headers, origin, proxy};
@@ -19,15 +20,15 @@ use axum::routing::get;
 use axum::{Json, Router};
 use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 use parlor_game::{ExportInfo, GameKind};
-use parlor_protocol::{PlayerInfo, TableSpec};
+use parlor_protocol::PlayerInfo;
 use parlor_store::{AnyStore, Player, Store, StoreError, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-/// The identity cookie's name.
-pub const COOKIE: &str = "parlor_id";
+pub use crate::identity::COOKIE;
+use crate::identity::viewer;
 
 /// A server that could not start or failed.
 #[derive(Debug, thiserror::Error)]
@@ -148,6 +149,12 @@ pub async fn run(
     let restored = hub.restore().await?;
     tracing::info!(restored, addr = ?listener.local_addr().ok(), "parlor serving");
 
+    let analysts = Arc::new(Analysts::new(hub.config.analysis_slots.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+    })));
+    let reviews = Reviews::start(hub.clone(), analysts.clone(), hub.config.review_think);
+    let review_routes = crate::review::routes(reviews, key.clone());
+    let analysis_routes = crate::analysis::routes(analysts, hub.config.origins.clone());
     let state = AppState {
         hub: hub.clone(),
         cluster: cluster.clone(),
@@ -162,6 +169,7 @@ pub async fn run(
         .route("/history", get(page))
         .route("/history/{player}", get(page))
         .route("/rules/{game}", get(page))
+        .route("/analysis", get(page))
         .route("/a/{hash}/{*path}", get(asset))
         .route("/ws", get(websocket))
         .route("/api/game/{id}", get(api_game))
@@ -171,6 +179,8 @@ pub async fn run(
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
         .merge(crate::image::routes())
+        .merge(review_routes)
+        .merge(analysis_routes)
         .layer(axum::middleware::map_response(headers::add))
         .with_state(state);
 
@@ -323,77 +333,6 @@ async fn metrics_text(State(state): State<AppState>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
-/// A stored game replayed: its setup, players and the game itself.
-/// A stored game replayed through its rules.
-struct Loaded {
-    stored: parlor_store::StoredGame,
-    players: Vec<String>,
-    /// Whether the game was played at a private table: shown only to those who sat.
-    private: bool,
-    /// The ids of the players who sat.
-    seated: Vec<String>,
-    game: parlor_game::AnyGame,
-    spec: TableSpec,
-    /// The position after each move.
-    positions: Vec<String>,
-}
-
-/// A stored game as `viewer` may see it: a game at a private table is "not found" for anyone who did not sit.
-async fn load_visible_game(hub: &Hub, jar: &SignedCookieJar, id: &str) -> Result<Loaded, Response> {
-    let loaded = load_game(hub, id).await?;
-    let viewer = jar.get(COOKIE).map(|c| c.value().to_owned());
-    if loaded.private && !viewer.is_some_and(|v| loaded.seated.contains(&v)) {
-        return Err((StatusCode::NOT_FOUND, "no such game").into_response());
-    }
-    Ok(loaded)
-}
-
-async fn load_game(hub: &Hub, id: &str) -> Result<Loaded, Response> {
-    let not_found = || (StatusCode::NOT_FOUND, "no such game").into_response();
-    let stored = match hub.store.game(id).await {
-        Ok(Some(g)) => g,
-        Ok(None) => return Err(not_found()),
-        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response()),
-    };
-    let setup: GameSetup = serde_json::from_str(&stored.game.setup).map_err(|_| not_found())?;
-    let occupants: Vec<Occupant> = serde_json::from_str(&stored.game.seats).unwrap_or_default();
-    let players = occupants.iter().map(Occupant::label).collect();
-    // Replayed through the rules, keeping the position after every move for the replay view (a move played
-    // after a takeback replaces the positions of the moves taken back).
-    let mut positions = Vec::new();
-    let game = match replay_stored(&setup, &stored, |game| {
-        positions.truncate(game.history().len().saturating_sub(1));
-        positions.push(game.position_text());
-    }) {
-        Ok(replayed) => replayed.game,
-        Err(SetupError::Kind(_)) => return Err(not_found()),
-        Err(e) => return Err((StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()),
-    };
-    let table = hub.store.table(&stored.game.table_id).await.ok().flatten();
-    let spec = table
-        .and_then(|t| serde_json::from_str::<Settings>(&t.settings).ok())
-        .map(|s| s.spec);
-    let private = spec.as_ref().is_none_or(|s| s.private);
-    let seated = occupants.iter().filter_map(|o| o.player_id.clone()).collect();
-    let spec = spec.unwrap_or(TableSpec {
-        game: setup.game.clone(),
-        time: None,
-        rated: stored.game.rated,
-        private: false,
-        rules: Default::default(),
-        seats: Vec::new(),
-    });
-    Ok(Loaded {
-        stored,
-        players,
-        private,
-        seated,
-        game,
-        spec,
-        positions,
-    })
-}
-
 async fn api_game(State(state): State<AppState>, jar: SignedCookieJar, Path(id): Path<String>) -> Response {
     let Loaded {
         stored,
@@ -401,7 +340,7 @@ async fn api_game(State(state): State<AppState>, jar: SignedCookieJar, Path(id):
         game,
         positions,
         ..
-    } = match load_visible_game(&state.hub, &jar, &id).await {
+    } = match load_visible_game(&state.hub, viewer(&jar).as_deref(), &id).await {
         Ok(x) => x,
         Err(r) => return r,
     };
@@ -462,7 +401,7 @@ async fn api_export(
         game,
         spec,
         ..
-    } = match load_visible_game(&state.hub, &jar, &id).await {
+    } = match load_visible_game(&state.hub, viewer(&jar).as_deref(), &id).await {
         Ok(x) => x,
         Err(r) => return r,
     };

@@ -60,7 +60,16 @@ pub struct Config {
     /// The site's address as players reach it (`https://play.example.org`), for links written into exported
     /// games; `None` takes it from each request (its `Host`, and the scheme a trusted proxy reports).
     pub public_url: Option<String>,
+    /// Searches at once for the analysis board and game reviews (each one thread); `None` for one fewer than the
+    /// machine's cores (at least one), so live games keep a core.
+    pub analysis_slots: Option<usize>,
+    /// The engine's thinking time per position of a game review.
+    pub review_think: Duration,
 }
+
+/// The engine's thinking time per position of a game review: a 60-move chess game (121 positions) takes about
+/// 12 s on one engine place.
+pub const REVIEW_THINK: Duration = Duration::from_millis(100);
 
 impl Default for Config {
     fn default() -> Config {
@@ -77,6 +86,8 @@ impl Default for Config {
             origins: Vec::new(),
             trusted_proxies: IpNet::loopback(),
             public_url: None,
+            analysis_slots: None,
+            review_think: REVIEW_THINK,
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::clock::Clock;
 use crate::games::{GameSetup, Step, replay};
 use parlor_ai::{AiError, Limit};
-use parlor_game::{AnyGame, GameKind};
+use parlor_game::{AnyGame, GameKind, Rules};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -85,31 +85,32 @@ pub fn choose(request: &Request) -> Option<String> {
 /// What the engine is asked: the game from its start (or from `game`, its current position, when an event that is
 /// not a move changed it), the table's options, the level and the budget.
 fn engine_request(request: &Request, game: &AnyGame) -> parlor_ai::Request {
-    let moves: Vec<String> = request
-        .steps
-        .iter()
-        .filter_map(|s| {
-            if let Step::Move(w) = s {
-                Some(w.clone())
-            } else {
-                None
-            }
-        })
-        .collect();
-    // Moves alone replay the game unless an event (a four-player resignation or flag) changed it: then the engine
-    // starts from the current position. The start is the game's own: a four-player game may begin with any seat to
-    // move (a rotated rematch), which the standard start would not say.
-    let (start, moves) = if moves.len() == request.steps.len() {
-        (game.start_text(), moves)
-    } else {
-        (game.position_text(), Vec::new())
-    };
+    let (start, moves) = engine_position(game.as_ref(), &request.steps);
     let mut ai = parlor_ai::Request::new(request.kind, request.level, Limit::MoveTime(request.budget));
     ai.start = start;
     ai.moves = moves;
     ai.stop = request.stop.clone();
     ai.mandatory_capture = request.setup.mandatory_capture;
     ai
+}
+
+/// The position `game` (reached by `steps`) as an engine reads it: a start and the moves since. Moves alone replay
+/// the game unless an event (a four-player resignation or flag) changed it: then the engine starts from the current
+/// position. The start is the game's own: a four-player game may begin with any seat to move (a rotated rematch),
+/// which the standard start would not say.
+pub fn engine_position(game: &dyn Rules, steps: &[Step]) -> (String, Vec<String>) {
+    let moves: Vec<String> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Move(w) => Some(w.clone()),
+            Step::Event(_) => None,
+        })
+        .collect();
+    if moves.len() == steps.len() {
+        (game.start_text(), moves)
+    } else {
+        (game.position_text(), Vec::new())
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use sqlx::{AssertSqlSafe, SqlSafeStr};
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../migrations/0001_init.sql")),
     (2, "fence", include_str!("../migrations/0002_fence.sql")),
+    (3, "reviews", include_str!("../migrations/0003_reviews.sql")),
 ];
 
 /// The migrator both backends run at start-up. Its checksums equal those of `sqlx::migrate!()`.

@@ -555,6 +555,49 @@ impl Store for AnyStore {
 
     // ---- chat
 
+    async fn save_review(
+        &self,
+        game_id: &str,
+        version: &str,
+        review: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        refuse_nul(&[game_id, version, review])?;
+        self.writable()?;
+        let mut tx = self.write.begin().await?;
+        let game = sqlx::query("SELECT id FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if game.is_none() {
+            return Err(StoreError::NotFound(format!("game {game_id}")));
+        }
+        sqlx::query(
+            "INSERT INTO game_reviews (game_id, version, review, created_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (game_id, version) DO NOTHING",
+        )
+        .bind(game_id)
+        .bind(version)
+        .bind(review)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn review(&self, game_id: &str, version: &str) -> Result<Option<String>, StoreError> {
+        if has_nul(&[game_id, version]) {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT review FROM game_reviews WHERE game_id = $1 AND version = $2")
+            .bind(game_id)
+            .bind(version)
+            .fetch_optional(&self.read)
+            .await?;
+        Ok(row.map(|row| row.try_get("review")).transpose()?)
+    }
+
     async fn add_chat(
         &self,
         table_id: &str,

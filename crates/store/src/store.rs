@@ -136,6 +136,28 @@ pub trait Store: Send + Sync + 'static {
         before_ms: Option<i64>,
     ) -> impl Future<Output = Result<Vec<GameRecord>, StoreError>> + Send;
 
+    // ---- reviews
+
+    /// Keeps the review of a finished game made by engine `version` (JSON). A second save of the same game and
+    /// version keeps the first (two nodes may finish the same review).
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] if there is no such game.
+    fn save_review(
+        &self,
+        game_id: &str,
+        version: &str,
+        review: &str,
+        now_ms: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The review of a game by engine `version`, if one was saved.
+    fn review(
+        &self,
+        game_id: &str,
+        version: &str,
+    ) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+
     // ---- chat
 
     /// Stores a chat line and returns it with its id (increasing in the order lines are added).

@@ -142,6 +142,7 @@ conformance!(
     one_group_commit_writer_keeps_submission_order,
     a_fence_refuses_the_former_owner,
     no_write_of_the_former_owner_lands_after_the_fence,
+    a_review_is_kept_once_per_game_and_version,
 );
 
 // ---- fixtures
@@ -1302,4 +1303,34 @@ async fn no_write_of_the_former_owner_lands_after_the_fence(db: &mut TestDb) {
         read, acknowledged,
         "the new owner read {read} moves, the former owner had {acknowledged} acknowledged"
     );
+}
+
+async fn a_review_is_kept_once_per_game_and_version(db: &mut TestDb) {
+    table_with_game(db, "t1", "g1").await;
+    assert_eq!(db.store.review("g1", "v1").await.unwrap(), None);
+    db.store
+        .save_review("g1", "v1", r#"{"moves":[]}"#, 10)
+        .await
+        .unwrap();
+    // A second node finishing the same review keeps the first.
+    db.store
+        .save_review("g1", "v1", r#"{"moves":[1]}"#, 11)
+        .await
+        .unwrap();
+    assert_eq!(
+        db.store.review("g1", "v1").await.unwrap().as_deref(),
+        Some(r#"{"moves":[]}"#)
+    );
+    // Another engine version is another review; another game has none.
+    db.store.save_review("g1", "v2", "{}", 12).await.unwrap();
+    assert_eq!(db.store.review("g1", "v2").await.unwrap().as_deref(), Some("{}"));
+    assert_eq!(db.store.review("g2", "v1").await.unwrap(), None);
+    assert!(matches!(
+        db.store.save_review("g2", "v1", "{}", 13).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        db.store.save_review("g1", "v3", "a\0b", 13).await,
+        Err(StoreError::Invalid(_))
+    ));
 }

@@ -106,6 +106,8 @@ pub struct ChessEngine {
     history: Box<History>,
     /// The histories of the helper threads of a hard search (each thread learns its own move ordering).
     helpers: Vec<History>,
+    /// The most threads the current request allows ([`Request::threads`]).
+    max_threads: usize,
 }
 
 impl Default for ChessEngine {
@@ -121,6 +123,7 @@ impl ChessEngine {
             tt: SharedTt::new(params::TT_MIN_ENTRIES),
             history: Box::default(),
             helpers: Vec::new(),
+            max_threads: usize::MAX,
         }
     }
 
@@ -169,6 +172,7 @@ impl ChessEngine {
         let budget = Budget::new(&req.limit, lp.time_permille);
         self.fit_table(&budget);
         let timer = Timer::started_at(start, budget, Arc::clone(&req.stop));
+        self.max_threads = req.threads.unwrap_or(usize::MAX);
         self.search(&root, req.level, &req.limit, timer, req.seed, report)
     }
 
@@ -204,7 +208,7 @@ impl ChessEngine {
         let threads = if limit.is_fixed_work() {
             1
         } else {
-            lp.threads.min(cores()).max(1)
+            lp.threads.min(cores()).min(self.max_threads).max(1)
         };
         while self.helpers.len() + 1 < threads {
             self.helpers.push(History::default());

@@ -38,6 +38,34 @@ pub struct Root {
     /// Repetition keys (`Position::repetition_key`) of the positions since the last capture or pawn move, this
     /// one last.
     pub keys: Vec<u64>,
+    /// The root moves to search (UCI-style `searchmoves`); empty for all.
+    pub only: Vec<Move>,
+}
+
+impl Root {
+    /// Searches only these root moves (wire notation).
+    ///
+    /// # Errors
+    /// [`AiError::BadMove`] for a move that is not legal in the root.
+    pub fn restrict(&mut self, wires: &[String]) -> Result<(), AiError> {
+        let legal = self.pos.legal_moves();
+        self.only = wires
+            .iter()
+            .enumerate()
+            .map(|(index, wire)| {
+                legal
+                    .iter()
+                    .copied()
+                    .find(|&m| self.pos.move_notation(m) == wire.trim())
+                    .ok_or_else(|| AiError::BadMove {
+                        index,
+                        wire: wire.clone(),
+                        reason: "not a legal move here".to_owned(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(())
+    }
 }
 
 /// The position to search from, after the start and the moves of a request.
@@ -68,6 +96,7 @@ pub fn root(start: &str, moves: &[String]) -> Result<Root, AiError> {
     Ok(Root {
         pos: game.position().clone(),
         keys,
+        only: Vec::new(),
     })
 }
 
@@ -110,7 +139,8 @@ impl Chess4Engine {
         req: &Request,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
-        let root = root(&req.start, &req.moves)?;
+        let mut root = root(&req.start, &req.moves)?;
+        root.restrict(&req.search_moves)?;
         let lp = params::chess4_level(req.level);
         let timer = Timer::started_at(
             start,
@@ -135,7 +165,10 @@ impl Chess4Engine {
     ) -> Result<Choice, AiError> {
         let lp = params::chess4_level(level);
         let pos = &root.pos;
-        let moves: Vec<Move> = pos.legal_moves().to_vec();
+        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+        if !root.only.is_empty() {
+            moves.retain(|m| root.only.contains(m));
+        }
         if moves.is_empty() {
             return Err(AiError::GameOver);
         }
