@@ -277,6 +277,24 @@ enum BenchCommand {
     Clock(BenchClockArgs),
     /// PNG renders per second for each game, and the time of a cache hit.
     Image(BenchImageArgs),
+    /// The time to review a game (every position searched, as the server's reviews do) on one engine place.
+    Review(BenchReviewArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchReviewArgs {
+    /// chess, draughts/<variant> or chess4.
+    #[arg(long, default_value = "chess")]
+    game: String,
+    /// Plies of the reviewed game (made by the engine playing itself).
+    #[arg(long, default_value_t = 120)]
+    plies: usize,
+    /// Milliseconds per position (the server's --review-ms).
+    #[arg(long, default_value_t = 100)]
+    review_ms: u64,
+    /// Games reviewed; the median is reported.
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
 }
 
 #[derive(Args, Debug)]
@@ -329,6 +347,17 @@ fn main() -> Result<()> {
         Command::Match(args) => run_match(&args),
         Command::Bench(BenchCommand::Search(args)) => {
             parlor_ai::bench::print_search(game_kind(&args.game)?, args.depth)?;
+            Ok(())
+        }
+        Command::Bench(BenchCommand::Review(args)) => {
+            let runtime = tokio::runtime::Runtime::new()?;
+            let think = std::time::Duration::from_millis(args.review_ms);
+            runtime.block_on(parlor_server::review::bench(
+                &args.game,
+                args.plies,
+                think,
+                args.runs.max(1),
+            ))?;
             Ok(())
         }
         Command::Bench(BenchCommand::Clock(args)) => {

@@ -260,7 +260,8 @@ impl Reviews {
                 self.wake.notified().await;
                 continue;
             };
-            match self.run(&game_id, &setup, &steps).await {
+            let progress = |done| self.progress(&game_id, done);
+            match review_game(&self.analysts, self.think, &setup, &steps, progress).await {
                 Ok(review) => match serde_json::to_string(&review) {
                     Ok(text) => {
                         let now = crate::table::now_ms();
@@ -280,40 +281,50 @@ impl Reviews {
             self.finish(&game_id);
         }
     }
+}
 
-    /// Analyses every position of a game.
-    async fn run(&self, game_id: &str, setup: &GameSetup, steps: &[Step]) -> Result<Review, ReviewError> {
-        let kind = setup.kind()?;
-        let mut game = setup.new_game()?;
-        let mut looks: Vec<Looked> = Vec::new();
-        let mut played = Vec::new();
-        for (i, step) in steps.iter().enumerate() {
-            match step {
-                Step::Move(wire) => {
-                    let mut position = Position::of(&game, &steps[..i], setup.mandatory_capture);
-                    position.played = Some(wire.clone());
-                    looks.push(self.analysts.evaluate(position, self.think, None).await?);
-                    self.progress(game_id, looks.len());
-                    let p = game.play(wire).map_err(|e| SetupError::Replay {
-                        ply: i + 1,
-                        wire: wire.clone(),
-                        reason: e.reason,
-                    })?;
-                    played.push(p);
-                }
-                Step::Event(event) => {
-                    game.apply(*event).map_err(|e| SetupError::Replay {
-                        ply: i + 1,
-                        wire: format!("{event:?}"),
-                        reason: e.to_string(),
-                    })?;
-                }
+/// Reviews a game: every position searched for `think` on `analysts`' places, one at a time; `progress` hears how
+/// many positions are done.
+///
+/// # Errors
+/// [`ReviewError`] when the game does not replay or a search fails.
+pub async fn review_game(
+    analysts: &Analysts,
+    think: Duration,
+    setup: &GameSetup,
+    steps: &[Step],
+    progress: impl Fn(usize),
+) -> Result<Review, ReviewError> {
+    let kind = setup.kind()?;
+    let mut game = setup.new_game()?;
+    let mut looks: Vec<Looked> = Vec::new();
+    let mut played = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        match step {
+            Step::Move(wire) => {
+                let mut position = Position::of(&game, &steps[..i], setup.mandatory_capture);
+                position.played = Some(wire.clone());
+                looks.push(analysts.evaluate(position, think, None).await?);
+                progress(looks.len());
+                let p = game.play(wire).map_err(|e| SetupError::Replay {
+                    ply: i + 1,
+                    wire: wire.clone(),
+                    reason: e.reason,
+                })?;
+                played.push(p);
+            }
+            Step::Event(event) => {
+                game.apply(*event).map_err(|e| SetupError::Replay {
+                    ply: i + 1,
+                    wire: format!("{event:?}"),
+                    reason: e.to_string(),
+                })?;
             }
         }
-        let last = Position::of(&game, steps, setup.mandatory_capture);
-        looks.push(self.analysts.evaluate(last, self.think, None).await?);
-        Ok(assemble(kind, &setup.game, self.think, &looks, &played))
     }
+    let last = Position::of(&game, steps, setup.mandatory_capture);
+    looks.push(analysts.evaluate(last, think, None).await?);
+    Ok(assemble(kind, &setup.game, think, &looks, &played))
 }
 
 /// The review from the positions' looks (`looks[j]` before `played[j]`, one more after the last move).
@@ -394,11 +405,93 @@ fn assemble(
 
 /// Why a review stopped.
 #[derive(Debug, thiserror::Error)]
-enum ReviewError {
+pub enum ReviewError {
+    /// The game does not replay.
     #[error("{0}")]
     Setup(#[from] SetupError),
+    /// A search failed.
     #[error("{0}")]
     Analysis(#[from] crate::analysis::AnalysisError),
+}
+
+/// `parlor bench review`: the time to review games of `plies` moves of `kind`, made by the engine playing itself
+/// (medium, 4 plies deep, seeded), on one engine place at `think` per position; one line per run and the median.
+///
+/// # Errors
+/// [`ReviewError`] when a game could not be made or reviewed.
+pub async fn bench(
+    kind: &str,
+    plies: usize,
+    think: Duration,
+    runs: usize,
+) -> Result<Vec<Duration>, ReviewError> {
+    let setup = GameSetup {
+        game: kind.to_owned(),
+        start: None,
+        first: 0,
+        mandatory_capture: true,
+        move_limit: None,
+    };
+    let analysts = Analysts::new(1);
+    let mut times = Vec::new();
+    for run in 0..runs {
+        let steps = self_played(&setup, plies, run as u64)?;
+        let moves = steps.len();
+        let started = std::time::Instant::now();
+        let review = review_game(&analysts, think, &setup, &steps, |_| {}).await?;
+        let took = started.elapsed();
+        let marks = review.moves.iter().filter(|m| m.mark.is_some()).count();
+        println!(
+            "{kind}: {moves} plies, {} positions, {:.2} s, {marks} moves marked",
+            review.positions.len(),
+            took.as_secs_f64()
+        );
+        times.push(took);
+    }
+    times.sort();
+    if let Some(median) = times.get(times.len() / 2) {
+        println!(
+            "{kind}: median {:.2} s over {runs} runs at {} ms per position",
+            median.as_secs_f64(),
+            think.as_millis()
+        );
+    }
+    Ok(times)
+}
+
+/// A game of at most `plies` moves the engine plays against itself (the first game of the seeds from `seed` on
+/// that lasts `plies`, or the longest of 20).
+fn self_played(setup: &GameSetup, plies: usize, seed: u64) -> Result<Vec<Step>, ReviewError> {
+    let mut longest = Vec::new();
+    for attempt in 0..20 {
+        let mut game = setup.new_game()?;
+        let mut steps = Vec::new();
+        while steps.len() < plies && game.outcome().is_running() {
+            let (start, moves) = crate::cpu::engine_position(game.as_ref(), &steps);
+            let mut req = parlor_ai::Request::new(
+                setup.kind()?,
+                parlor_ai::Level::Medium,
+                parlor_ai::Limit::Depth(4),
+            );
+            req.start = start;
+            req.moves = moves;
+            req.seed = Some(seed * 100 + attempt);
+            let Ok(choice) = parlor_ai::choose(&req) else {
+                break;
+            };
+            if game.play(&choice.wire).is_err() {
+                break;
+            }
+            steps.push(Step::Move(choice.wire));
+        }
+        if steps.len() >= plies {
+            return Ok(steps);
+        }
+        if steps.len() > longest.len() {
+            longest = steps;
+        }
+    }
+    Ok(longest)
 }
 
 /// The review routes.
