@@ -64,6 +64,7 @@ pub fn write(start: &Position, game: &dyn Rules, info: &ExportInfo) -> String {
             tokens.push(format!("{number}..."));
         }
         tokens.push(played.display.clone());
+        tokens.extend(info.comment(i));
         if !white_to_move {
             number += 1;
         }

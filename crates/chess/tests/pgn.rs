@@ -12,6 +12,7 @@ fn info() -> ExportInfo {
         players: vec!["Anika \"the rook\"".into(), "রাজা".into()],
         time_control: "900+0".into(),
         extra: vec![],
+        comments: vec![],
     }
 }
 

@@ -521,7 +521,20 @@ impl Rules for Game {
         let first = self.start.turn().index();
         let mut round = 0;
         let mut last_rel = usize::MAX;
+        let mut moves = 0;
         for (seat, token) in &self.record {
+            // Comments follow moves; the record also holds resignations and timeouts (`R`, `T`, with the seat in
+            // a comment when it was not to move).
+            let event = ["R", "T"]
+                .iter()
+                .any(|e| token == e || token.starts_with(&format!("{e} {{")));
+            let comment = if !event {
+                moves += 1;
+                info.comment(moves - 1).map(|c| format!(" {c}"))
+            } else {
+                None
+            };
+            let token = format!("{token}{}", comment.unwrap_or_default());
             let rel = (seat.index() + 4 - first) % 4;
             if last_rel == usize::MAX || rel <= last_rel {
                 round += 1;

@@ -415,6 +415,7 @@ impl Rules for Game {
             } else {
                 text.push(shown);
             }
+            text.extend(info.comment(i));
         }
         text.push(self.result().to_owned());
         // Wrap movetext at 80 columns, as PGN and PDN readers expect.

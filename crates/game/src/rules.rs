@@ -83,6 +83,17 @@ pub struct ExportInfo {
     pub time_control: String,
     /// Further tags to write, in order.
     pub extra: Vec<(String, String)>,
+    /// A comment after each move (`comments[i]` after the move of ply `i + 1`), written `{...}`; an empty or
+    /// missing one writes nothing. A `}` in it is written as `)`.
+    pub comments: Vec<String>,
+}
+
+impl ExportInfo {
+    /// The comment after the move at `index` (0-based), braced, if there is one.
+    pub fn comment(&self, index: usize) -> Option<String> {
+        let text = self.comments.get(index)?.trim();
+        (!text.is_empty()).then(|| format!("{{{}}}", text.replace('}', ")")))
+    }
 }
 
 /// A whole game as a table runs it. Object safe: the server holds `Box<dyn Rules>` ([`AnyGame`]).

@@ -13,7 +13,7 @@ use crate::review::Reviews;
 use crate::site::{Alone, Site};
 use crate::ws;
 use crate::{headers, origin, proxy};
-use axum::extract::{ConnectInfo, FromRef, Path, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, FromRef, Path, Query, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -56,6 +56,8 @@ pub enum ServerError {
 #[derive(Clone)]
 struct AppState {
     hub: Arc<Hub>,
+    /// Game reviews, for exports with evaluations.
+    reviews: Arc<Reviews>,
     /// The site this node is part of, if any (for `/api/cluster` and `/api/table/{id}/owner`).
     cluster: Option<Arc<Cluster>>,
     key: Key,
@@ -153,9 +155,10 @@ pub async fn run(
         std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
     })));
     let reviews = Reviews::start(hub.clone(), analysts.clone(), hub.config.review_think);
-    let review_routes = crate::review::routes(reviews, key.clone());
+    let review_routes = crate::review::routes(reviews.clone(), key.clone());
     let analysis_routes = crate::analysis::routes(analysts, hub.config.origins.clone());
     let state = AppState {
+        reviews,
         hub: hub.clone(),
         cluster: cluster.clone(),
         key,
@@ -388,12 +391,20 @@ fn site_url(peer: SocketAddr, headers: &HeaderMap, config: &crate::config::Confi
     Some(format!("{scheme}://{host}"))
 }
 
+/// The query of `/api/game/{id}/export`.
+#[derive(Debug, serde::Deserialize)]
+struct ExportQuery {
+    /// `1`: with the review's evaluations and marks as comments.
+    review: Option<String>,
+}
+
 async fn api_export(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     jar: SignedCookieJar,
     Path(id): Path<String>,
+    Query(query): Query<ExportQuery>,
 ) -> Response {
     let Loaded {
         stored,
@@ -404,6 +415,15 @@ async fn api_export(
     } = match load_visible_game(&state.hub, viewer(&jar).as_deref(), &id).await {
         Ok(x) => x,
         Err(r) => return r,
+    };
+    // With `?review=1`, the stored review's evaluations and marks as comments (none if it was not reviewed).
+    let comments = if query.review.is_some_and(|r| r != "0") {
+        match state.reviews.stored(&id).await {
+            Ok(review) => review.map(|r| crate::review::comments(&r)).unwrap_or_default(),
+            Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+        }
+    } else {
+        Vec::new()
     };
     let date = time::OffsetDateTime::from_unix_timestamp(stored.game.created_ms / 1000)
         .map(|d| format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day()))
@@ -428,6 +448,7 @@ async fn api_export(
         players,
         time_control: spec.time.map(|t| t.to_tag()).unwrap_or_else(|| "-".into()),
         extra,
+        comments,
     };
     let ext = match game.kind() {
         GameKind::Chess => "pgn",

@@ -446,7 +446,13 @@ mod every_game {
             let mover = made.turn().unwrap();
             made.apply(GameEvent::Resign(mover.next(made.seat_count())))
                 .unwrap();
-            let text = made.export(&parlor_game::ExportInfo::default());
+            // Each move carries a comment (as a reviewed export does); a `}` in one cannot end it early.
+            let info = parlor_game::ExportInfo {
+                comments: (1..=6).map(|i| format!("[%eval 0.{i}] c}}{i}")).collect(),
+                ..Default::default()
+            };
+            let text = made.export(&info);
+            assert_eq!(text.matches("{[%eval 0.").count(), 6, "{game}: {text}");
             let back = read_export(game, &text).unwrap_or_else(|e| panic!("{game}: {e}\n{text}"));
             assert_eq!(back.history(), made.history(), "{game}");
             assert_eq!(back.outcome(), made.outcome(), "{game}");

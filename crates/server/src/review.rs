@@ -192,6 +192,15 @@ impl Reviews {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// The stored review of a game by this engine version and thinking time, if there is one that reads.
+    ///
+    /// # Errors
+    /// The store's.
+    pub async fn stored(&self, game_id: &str) -> Result<Option<Review>, parlor_store::StoreError> {
+        let text = self.hub.store.review(game_id, &self.version()).await?;
+        Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    }
+
     /// Where the review of `game_id` stands in the queue, if it is there.
     fn queued(&self, game_id: &str) -> Option<ReviewState> {
         let jobs = self.jobs();
@@ -325,6 +334,52 @@ pub async fn review_game(
     let last = Position::of(&game, steps, setup.mandatory_capture);
     looks.push(analysts.evaluate(last, think, None).await?);
     Ok(assemble(kind, &setup.game, think, &looks, &played))
+}
+
+/// A comment per move for an export with the review (`?review=1`): the evaluation after the move as `[%eval 0.35]`
+/// (two-player games, for the first seat, in pawns or men; `[%eval #-2]` for a mate), or each army's value
+/// (four-player chess), then the mark and the engine's move, for example `[%eval -9.12] Blunder. Best: Nf3`.
+pub fn comments(review: &Review) -> Vec<String> {
+    review
+        .moves
+        .iter()
+        .map(|m| {
+            let after = review.positions.get(m.ply).map(|p| &p.view);
+            let eval = match after {
+                // The game ended on the board: its result says it.
+                Some(v) if v.best.is_none() => String::new(),
+                Some(v) if v.eval.len() == 4 => {
+                    let army = ["R", "B", "Y", "G"];
+                    let values: Vec<String> = v
+                        .eval
+                        .iter()
+                        .zip(army)
+                        .map(|(e, a)| format!("{a} {:.2}", f64::from(*e) / 100.0))
+                        .collect();
+                    format!("Values: {}", values.join(" "))
+                }
+                Some(v) => match v.mate {
+                    Some(n) => format!("[%eval #{n}]"),
+                    None => format!(
+                        "[%eval {:.2}]",
+                        f64::from(v.eval.first().copied().unwrap_or(0)) / 100.0
+                    ),
+                },
+                None => String::new(),
+            };
+            let mark = match m.mark.as_deref() {
+                Some("inaccuracy") => " Inaccuracy.",
+                Some("mistake") => " Mistake.",
+                Some("blunder") => " Blunder.",
+                _ => "",
+            };
+            let best = match (&m.mark, &m.best_display) {
+                (Some(_), Some(best)) => format!(" Best: {best}"),
+                _ => String::new(),
+            };
+            format!("{eval}{mark}{best}").trim().to_owned()
+        })
+        .collect()
 }
 
 /// The review from the positions' looks (`looks[j]` before `played[j]`, one more after the last move).

@@ -121,6 +121,16 @@ async fn a_finished_game_is_reviewed_once_with_its_blunder_marked() {
     assert_eq!(players[1]["blunder"], 0);
     assert_eq!(players[0]["moves"], 2);
 
+    // The export carries the evaluations and marks as comments, and still reads back.
+    let (_, pgn) = common::http_get(server.addr, &format!("/api/game/{id}/export?review=1"), None).await;
+    assert!(pgn.contains("2. g4 {[%eval #-1] Blunder. Best: "), "{pgn}");
+    assert!(pgn.contains("1. f3 {[%eval "), "{pgn}");
+    assert!(pgn.contains("Qh4# 0-1"), "{pgn}");
+    let back = parlor_server::games::read_export("chess", &pgn).unwrap();
+    assert_eq!(back.history().len(), 4);
+    let (_, plain) = common::http_get(server.addr, &format!("/api/game/{id}/export"), None).await;
+    assert!(!plain.contains("[%eval"), "{plain}");
+
     // Stored: a restarted server answers at once from the store.
     let (dir, database) = server.stop().await;
     let server = Server::start_on(dir, database, fast).await;
