@@ -111,6 +111,42 @@ def check_pgn(base: str, game_id: str, cookie: str, failures: list) -> None:
             failures.append(f"{game_id}: {tag} {game.headers.get(tag)!r} is not an absolute link")
 
 
+def check_review(base: str, game_id: str, cookie: str, failures: list) -> None:
+    """A reviewed game's export: python-chess reads every move's evaluation comment as the review's."""
+    path = f"/api/game/{game_id}/review"
+    urllib.request.urlopen(urllib.request.Request(base + path, method="POST", headers={"Cookie": cookie}), timeout=10)
+    for _ in range(600):
+        state = json.loads(http(base, path, cookie)[0])
+        if state["state"] == "done":
+            break
+        time.sleep(0.1)
+    else:
+        failures.append(f"{game_id}: the review did not finish: {state}")
+        return
+    review = state["review"]
+    text, _ = http(base, f"/api/game/{game_id}/export?review=1", cookie)
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is None or game.errors:
+        failures.append(f"{game_id}: python-chess could not read the reviewed PGN: {game and game.errors}\n{text}")
+        return
+    for ply, node in enumerate(game.mainline(), start=1):
+        ours = review["positions"][ply]
+        score = node.eval()
+        if ours["best"] is None:
+            continue
+        if score is None:
+            failures.append(f"{game_id}: no evaluation read after ply {ply}: {node.comment!r}")
+            return
+        white = score.white()
+        if ours["mate"] is not None:
+            ok = white.mate() == ours["mate"]
+        else:
+            ok = white.score() == ours["eval"][0]
+        if not ok:
+            failures.append(f"{game_id}: ply {ply}: python-chess read {white}, the review says {ours}")
+            return
+
+
 def check_pdn(base: str, game_id: str, cookie: str, variant: str, failures: list) -> None:
     from draughts import Board, Move
     from draughts.PDN import PDNReader
@@ -149,7 +185,7 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
-            [binary, "serve", "--listen", f"127.0.0.1:{port}", "--database", f"sqlite://{tmp}/p.db"],
+            [binary, "serve", "--listen", f"127.0.0.1:{port}", "--database", f"sqlite://{tmp}/p.db", "--review-ms", "20"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -166,6 +202,7 @@ def main() -> int:
                 game_id, cookie = asyncio.run(play(base, ws_url, "chess", seed))
                 check_pgn(base, game_id, cookie, failures)
                 games += 1
+            check_review(base, game_id, cookie, failures)
             # pydraughts has no Pool checkers: Pool's PDN is checked by our own reader only.
             for variant, pydraughts_name in (
                 ("english", "english"),
@@ -180,7 +217,8 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(10)
-    print(f"server: {games} games exported and read back (python-chess, pydraughts); /metrics: {families} families")
+    print(f"server: {games} games exported and read back (python-chess, pydraughts), one with its review's "
+          f"evaluations; /metrics: {families} families")
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0
