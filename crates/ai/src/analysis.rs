@@ -96,12 +96,16 @@ impl Evaluation {
         }
     }
 
-    /// The view of a finished four-player game: each army's points (the game's result).
-    pub fn finished_by_points(points: &[i32]) -> Evaluation {
-        Evaluation {
-            values: points.iter().map(|p| p * params::CHESS4_POINT).collect(),
-            ..Evaluation::finished(points.len(), None)
-        }
+    /// The view of a finished four-player game: each army's value as [`evaluate`] gives it (an eliminated army
+    /// keeps its points).
+    ///
+    /// # Errors
+    /// [`AiError::BadPosition`] or [`AiError::BadMove`] when the request's game does not replay.
+    pub fn finished_four_player(req: &Request) -> Result<Evaluation, AiError> {
+        Ok(Evaluation {
+            values: army_values(req)?,
+            ..Evaluation::finished(4, None)
+        })
     }
 }
 
@@ -134,17 +138,17 @@ pub fn evaluate(req: &Request, mover: usize) -> Result<Evaluation, AiError> {
 
 /// Four-player chess: each army's value in hundredths of a point (an eliminated army keeps its points).
 fn army_values(req: &Request) -> Result<Vec<i32>, AiError> {
-    let root = chess4::root(&req.start, &req.moves)?;
-    let values = chess4::eval::values(&root.pos);
+    let pos = chess4::position_at(&req.start, &req.moves)?;
+    let values = chess4::eval::values(&pos);
     Ok(values
         .iter()
         .enumerate()
         .map(|(s, &v)| {
             let seat = parlor_game::Seat::from_index(s).unwrap_or(parlor_game::Seat::First);
-            if root.pos.is_live(seat) {
+            if pos.is_live(seat) {
                 v
             } else {
-                root.pos.points()[seat] * params::CHESS4_POINT
+                pos.points()[seat] * params::CHESS4_POINT
             }
         })
         .collect())
@@ -235,7 +239,7 @@ mod tests {
     fn a_mate_in_one_is_found_and_shown_for_the_first_seat() {
         let mut req = Request::new(
             GameKind::Chess,
-            Level::Hard,
+            Level::HARD,
             Limit::MoveTime(Duration::from_millis(100)),
         );
         req.start = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4".to_owned();
@@ -247,7 +251,7 @@ mod tests {
         // The same position with Black to move after White's blunder 4. Qh5-e2: Black's view is even-ish.
         let mut black = Request::new(
             GameKind::Chess,
-            Level::Hard,
+            Level::HARD,
             Limit::MoveTime(Duration::from_millis(50)),
         );
         black.start = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4".to_owned();
@@ -265,7 +269,7 @@ mod tests {
     fn four_player_values_and_a_played_move() {
         let mut req = Request::new(
             GameKind::Chess4,
-            Level::Hard,
+            Level::HARD,
             Limit::MoveTime(Duration::from_millis(60)),
         );
         req.threads = Some(1);

@@ -715,7 +715,7 @@ mod tests {
     fn easy_beats_random_in_a_short_match() {
         let cfg = MatchConfig {
             game: GameKind::Chess,
-            a: PlayerSpec::Level(Level::Easy),
+            a: PlayerSpec::Level(Level::EASY),
             b: PlayerSpec::Random,
             games: 2,
             movetime: Duration::from_millis(20),

@@ -50,7 +50,7 @@ pub fn chess_search(depth: u32) -> Vec<BenchLine> {
     CHESS_POSITIONS
         .iter()
         .filter_map(|fen| {
-            let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Depth(depth));
+            let mut req = Request::new(GameKind::Chess, Level::HARD, Limit::Depth(depth));
             req.start = (*fen).to_owned();
             req.seed = Some(0);
             let choice = ChessEngine::new().choose(&req, &mut |_| {}).ok()?;
@@ -176,7 +176,7 @@ pub fn timing_other_games(searches: usize, stops: usize, seed: u64) -> TimingRep
             per_move_cap: (rng.below(3) == 0).then(|| Duration::from_millis(rng.below(500))),
             moves_to_go: (rng.below(4) == 0).then(|| rng.below(40) as u32 + 1),
         };
-        let level = Level::ALL[i % 3];
+        let level = Level::NAMED[i % 3];
         let limit = Limit::Clock(clock);
         let req = other_request(i, &mut rng, level, limit);
         let hard = Budget::new(&limit, 1000).hard.unwrap_or_default();
@@ -190,7 +190,7 @@ pub fn timing_other_games(searches: usize, stops: usize, seed: u64) -> TimingRep
     }
     for i in 0..stops {
         let stop = Arc::new(AtomicBool::new(false));
-        let mut req = other_request(i, &mut rng, Level::Hard, Limit::Infinite);
+        let mut req = other_request(i, &mut rng, Level::HARD, Limit::Infinite);
         req.stop = Arc::clone(&stop);
         let wait = Duration::from_millis(5 + rng.below(146));
         let handle = std::thread::spawn(move || {
@@ -245,7 +245,7 @@ pub fn timing(searches: usize, stops: usize, seed: u64) -> TimingReport {
             per_move_cap: (rng.below(3) == 0).then(|| Duration::from_millis(rng.below(500))),
             moves_to_go: (rng.below(4) == 0).then(|| rng.below(40) as u32 + 1),
         };
-        let level = Level::ALL[i % 3];
+        let level = Level::NAMED[i % 3];
         let limit = Limit::Clock(clock);
         let mut req = Request::new(GameKind::Chess, level, limit);
         req.start = CHESS_POSITIONS[i % CHESS_POSITIONS.len()].to_owned();
@@ -261,14 +261,14 @@ pub fn timing(searches: usize, stops: usize, seed: u64) -> TimingReport {
         if over > Duration::from_millis(20) {
             report.late += 1;
         }
-        if level == Level::Hard && hard >= Duration::from_millis(10) {
+        if level == Level::HARD && hard >= Duration::from_millis(10) {
             uses.push(elapsed.as_secs_f64() / hard.as_secs_f64());
         }
     }
     report.mean_use = uses.iter().sum::<f64>() / uses.len().max(1) as f64;
     for i in 0..stops {
         let stop = Arc::new(AtomicBool::new(false));
-        let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Infinite);
+        let mut req = Request::new(GameKind::Chess, Level::HARD, Limit::Infinite);
         req.start = CHESS_POSITIONS[i % CHESS_POSITIONS.len()].to_owned();
         req.stop = Arc::clone(&stop);
         let wait = Duration::from_millis(5 + rng.below(146));

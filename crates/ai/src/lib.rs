@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn choose_stops_on_the_flag_and_answers_a_legal_move() {
-        let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Infinite);
+        let mut req = Request::new(GameKind::Chess, Level::HARD, Limit::Infinite);
         req.moves = ["e2e4", "c7c5", "g1f3"].map(String::from).to_vec();
         let stop = Arc::clone(&req.stop);
         let thread = std::thread::spawn(move || choose(&req));
@@ -163,7 +163,7 @@ mod tests {
             moves_to_go: None,
         });
         let started = Instant::now();
-        let choice = choose(&Request::new(GameKind::Chess, Level::Hard, limit)).unwrap();
+        let choice = choose(&Request::new(GameKind::Chess, Level::HARD, limit)).unwrap();
         // 600 ms over 30 moves: a hard limit of 50 ms; generous slack for a loaded machine and a debug build.
         let bound = Duration::from_millis(if cfg!(debug_assertions) { 600 } else { 150 });
         assert!(started.elapsed() < bound, "{:?}", started.elapsed());
@@ -183,7 +183,7 @@ mod tests {
                 nodes: Some(20_000),
                 ..Bounds::default()
             });
-            let choice = choose(&Request::new(kind, Level::Hard, limit)).unwrap();
+            let choice = choose(&Request::new(kind, Level::HARD, limit)).unwrap();
             assert!(
                 (20_000..20_000 + 4_096).contains(&choice.nodes),
                 "{kind}: {choice:?}"
@@ -195,7 +195,7 @@ mod tests {
     /// `Mate(1)` at every level, in chess and in draughts.
     #[test]
     fn a_win_is_reported_as_a_win_at_every_level() {
-        for level in [Level::Easy, Level::Medium, Level::Hard] {
+        for level in [Level::EASY, Level::MEDIUM, Level::HARD] {
             let mut req = Request::new(GameKind::Chess, level, Limit::Depth(3));
             req.start = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into();
             req.seed = Some(7);
@@ -220,7 +220,7 @@ mod tests {
             .into_iter()
             .chain(parlor_game::DraughtsVariant::ALL.map(GameKind::Draughts))
         {
-            let req = Request::new(kind, Level::Easy, Limit::Depth(1));
+            let req = Request::new(kind, Level::EASY, Limit::Depth(1));
             assert!(choose(&req).is_ok(), "{kind}");
         }
     }

@@ -56,7 +56,38 @@ pub struct LevelParams {
     /// Contempt, cp (chess only): a draw counts this much against the side the engine plays for, so it keeps
     /// playing an equal position rather than repeat it, and gives the opponent the chances to go wrong.
     pub contempt: i32,
+    /// Each root move is overlooked (not considered at all) with this chance in 1/1000, at least one move kept:
+    /// the lowest level misses a capture or a mate in one now and then, as a beginner does, without ever playing
+    /// a move at random.
+    pub overlook_permille: u32,
 }
+
+/// A level's parameters: depth, noise and quiescence; the rest as most levels have them.
+const fn level(max_depth: i32, noise: i32, quiescence: bool) -> LevelParams {
+    LevelParams {
+        max_depth,
+        noise,
+        quiescence,
+        time_permille: 1000,
+        threads: 1,
+        network: false,
+        contempt: 0,
+        overlook_permille: 0,
+    }
+}
+
+/// The strongest search of a game, on one thread: as deep as `time_permille` of the budget allows.
+const fn full(time_permille: u32) -> LevelParams {
+    LevelParams {
+        time_permille,
+        ..level(MAX_DEPTH, 0, true)
+    }
+}
+
+/// The share of its budget level 7 thinks (level 8 uses all of it).
+pub const LEVEL7_TIME_PERMILLE: u32 = 300;
+/// The chance level 1 overlooks each root move (see [`LevelParams::overlook_permille`]).
+pub const LEVEL1_OVERLOOK_PERMILLE: u32 = 250;
 
 /// The network's correction of the evaluation is kept within +-this (cp): it is trained on quiet positions of
 /// games, and the search also reaches positions unlike any of them.
@@ -73,38 +104,40 @@ pub const CHESS_HARD_CONTEMPT: i32 = 25;
 /// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
 pub const CHESS_HARD_THREADS: usize = 2;
 
-/// Chess levels. Easy: one ply plus captures, and a lot of noise (less than a minor piece, so it may give a pawn but
-/// never a piece for nothing), so it sees a hanging piece but misses forks and other two-move tactics; medium: five plies and some noise; hard: everything the time allows.
+/// Chess levels, weakest first (levels 2, 4 and 8 are easy, medium and hard). 1: one ply, no captures at the
+/// horizon, much noise and overlooked moves: it hangs pieces, takes defended ones and now and then misses a mate in
+/// one. 2 (easy): one ply plus captures and noise below a minor piece, so it may give a pawn but never a piece for
+/// nothing; it misses forks and other two-move tactics. 3: three plies. 4 (medium): five plies and some noise.
+/// 5: six plies, less noise. 6: eight plies with the network. 7: everything 30% of the time allows, one thread.
+/// 8 (hard): everything the time allows, on two threads, with contempt.
+pub const CHESS_LEVELS: [LevelParams; 8] = [
+    LevelParams {
+        overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
+        ..level(1, 300, false)
+    },
+    level(1, 250, true),
+    level(3, 150, true),
+    level(5, 100, true),
+    level(6, 50, true),
+    LevelParams {
+        network: true,
+        ..level(8, 25, true)
+    },
+    LevelParams {
+        network: true,
+        ..full(LEVEL7_TIME_PERMILLE)
+    },
+    LevelParams {
+        threads: CHESS_HARD_THREADS,
+        network: true,
+        contempt: CHESS_HARD_CONTEMPT,
+        ..full(1000)
+    },
+];
+
+/// A chess level's parameters.
 pub const fn chess_level(level: Level) -> LevelParams {
-    match level {
-        Level::Easy => LevelParams {
-            max_depth: 1,
-            noise: 250,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-        Level::Medium => LevelParams {
-            max_depth: 5,
-            noise: 100,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-        Level::Hard => LevelParams {
-            max_depth: MAX_DEPTH,
-            noise: 0,
-            quiescence: true,
-            time_permille: 1000,
-            threads: CHESS_HARD_THREADS,
-            network: true,
-            contempt: CHESS_HARD_CONTEMPT,
-        },
-    }
+    CHESS_LEVELS[level.index()]
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -342,38 +375,27 @@ pub const MOPUP_CLOSE: i32 = 4;
 // Draughts (all four variants; see `draughts/`). Scores are in hundredths of a man.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Draughts levels. Easy: two plies plus the forced captures, with noise, so it sees a piece hanging now but
-/// walks into two-move shots; medium: five plies, a little noise; hard: everything the time allows.
+/// Draughts levels, weakest first (levels 2, 4 and 8 are easy, medium and hard). 1: one ply with noise and
+/// overlooked moves. 2 (easy): two plies plus the forced captures, with noise, so it sees a piece hanging now but
+/// walks into two-move shots. 3: three plies. 4 (medium): five plies, a little noise. 5: seven plies. 6: nine
+/// plies. 7: everything 30% of the time allows. 8 (hard): everything the time allows.
+pub const DRAUGHTS_LEVELS: [LevelParams; 8] = [
+    LevelParams {
+        overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
+        ..level(1, 60, true)
+    },
+    level(2, 40, true),
+    level(3, 25, true),
+    level(5, 15, true),
+    level(7, 8, true),
+    level(9, 4, true),
+    full(LEVEL7_TIME_PERMILLE),
+    full(1000),
+];
+
+/// A draughts level's parameters.
 pub const fn draughts_level(level: Level) -> LevelParams {
-    match level {
-        Level::Easy => LevelParams {
-            max_depth: 2,
-            noise: 40,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-        Level::Medium => LevelParams {
-            max_depth: 5,
-            noise: 15,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-        Level::Hard => LevelParams {
-            max_depth: MAX_DEPTH,
-            noise: 0,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-    }
+    DRAUGHTS_LEVELS[level.index()]
 }
 
 /// Transposition table entries for draughts (2^19 entries of 40 bytes: 20 MB).
@@ -420,38 +442,27 @@ pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
 // Four-player chess (see `chess4/`). Scores are in hundredths of a game point.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Four-player levels. Easy: one move of its own plus captures, with noise; medium: two plies (its move and the
-/// next opponent's), a little noise; hard: paranoid search as deep as the time allows.
+/// Four-player levels, weakest first (levels 2, 4 and 8 are easy, medium and hard). 1: one move of its own, no
+/// captures after it, much noise and overlooked moves. 2 (easy): one move of its own plus captures, with noise.
+/// 3: two plies (its move and the next opponent's) with more noise than 4 (medium). 5: three plies. 6: four plies.
+/// 7: paranoid search as deep as 30% of the time allows. 8 (hard): as deep as the time allows.
+pub const CHESS4_LEVELS: [LevelParams; 8] = [
+    LevelParams {
+        overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
+        ..level(1, 250, false)
+    },
+    level(1, 150, true),
+    level(2, 80, true),
+    level(2, 40, true),
+    level(3, 20, true),
+    level(4, 10, true),
+    full(LEVEL7_TIME_PERMILLE),
+    full(1000),
+];
+
+/// A four-player level's parameters.
 pub const fn chess4_level(level: Level) -> LevelParams {
-    match level {
-        Level::Easy => LevelParams {
-            max_depth: 1,
-            noise: 150,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-        Level::Medium => LevelParams {
-            max_depth: 2,
-            noise: 40,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-        Level::Hard => LevelParams {
-            max_depth: MAX_DEPTH,
-            noise: 0,
-            quiescence: true,
-            time_permille: 1000,
-            threads: 1,
-            network: false,
-            contempt: 0,
-        },
-    }
+    CHESS4_LEVELS[level.index()]
 }
 
 /// Transposition table entries for four-player chess (2^18).

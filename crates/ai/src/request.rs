@@ -261,9 +261,9 @@ mod tests {
 
     #[test]
     fn levels_parse() {
-        assert_eq!("easy".parse::<Level>(), Ok(Level::Easy));
-        assert_eq!("Medium".parse::<Level>(), Ok(Level::Medium));
-        assert_eq!("hard".parse::<Level>(), Ok(Level::Hard));
+        assert_eq!("easy".parse::<Level>(), Ok(Level::EASY));
+        assert_eq!("Medium".parse::<Level>(), Ok(Level::MEDIUM));
+        assert_eq!("hard".parse::<Level>(), Ok(Level::HARD));
         assert!("expert".parse::<Level>().is_err());
     }
 

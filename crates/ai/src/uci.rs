@@ -1,7 +1,7 @@
 //! The UCI protocol (Universal Chess Interface, Stefan Meyer-Kahlen's 2004 specification) for our chess engine:
 //! `parlor uci` lets any chess GUI or match tool play it.
 //!
-//! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Level value easy|medium|hard`,
+//! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Level value 1..8|easy|medium|hard`,
 //! `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime winc binc movestogo movetime depth nodes mate
 //! searchmoves infinite ponder` (several limits: whichever comes first), `ponderhit`, `stop`, `quit`. The search
 //! runs on its own thread so `stop` and `isready` are answered while it thinks. A `go` whose only limits are ones
@@ -275,7 +275,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
         running: None,
         start: String::new(),
         moves: Vec::new(),
-        level: Level::Hard,
+        level: Level::HARD,
     };
     for line in input.lines() {
         let line = line?;
@@ -289,7 +289,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
                 say(&s.out, "id author the Parlor contributors");
                 say(
                     &s.out,
-                    "option name Level type combo default hard var easy var medium var hard",
+                    "option name Level type combo default hard var 1 var easy var 3 var medium var 5 var 6 var 7 var hard",
                 );
                 say(&s.out, "uciok");
             }

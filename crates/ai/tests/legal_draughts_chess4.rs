@@ -22,7 +22,7 @@ fn check(
         let mut game = new_game();
         let mut moves: Vec<String> = Vec::new();
         while game.outcome().is_running() && moves.len() < max_plies {
-            let level = Level::ALL[(game_no + moves.len()) % 3];
+            let level = Level::NAMED[(game_no + moves.len()) % 3];
             let depth = 1 + (rng.below(3) as u32);
             let mut req = Request::new(kind, level, Limit::Depth(depth));
             // Sometimes the current position as the start and no moves (how a four-player game with a

@@ -134,7 +134,7 @@ impl Position {
     /// game gets its result as its view.
     fn look(self, think: Duration) -> Result<Looked, AnalysisError> {
         let kind = self.game.kind();
-        let mut req = parlor_ai::Request::new(kind, Level::Hard, Limit::MoveTime(think));
+        let mut req = parlor_ai::Request::new(kind, Level::HARD, Limit::MoveTime(think));
         req.start = self.start.clone();
         req.moves = self.moves.clone();
         req.mandatory_capture = self.mandatory_capture;
@@ -149,10 +149,10 @@ impl Position {
         let evaluation = match mover {
             Some(mover) => match analysis::evaluate(&req, mover) {
                 Ok(e) => e,
-                Err(AiError::GameOver) => finished(self.game.as_ref()),
+                Err(AiError::GameOver) => finished(self.game.as_ref(), &req)?,
                 Err(e) => return Err(e.into()),
             },
-            None => finished(self.game.as_ref()),
+            None => finished(self.game.as_ref(), &req)?,
         };
         let played = match (&self.played, &evaluation.best) {
             (Some(played), Some(best)) if played != best && kind == GameKind::Chess4 => {
@@ -169,12 +169,15 @@ impl Position {
     }
 }
 
-/// The view of a finished game: its result (four-player: its points).
-fn finished(game: &dyn Rules) -> Evaluation {
+/// The view of a finished game: its result (four-player: each army's value, as during the game).
+fn finished(game: &dyn Rules, req: &parlor_ai::Request) -> Result<Evaluation, AiError> {
     if game.kind() == GameKind::Chess4 {
-        Evaluation::finished_by_points(game.points().as_slice())
+        Evaluation::finished_four_player(req)
     } else {
-        Evaluation::finished(game.seat_count(), game.outcome().winner().map(|s| s.index()))
+        Ok(Evaluation::finished(
+            game.seat_count(),
+            game.outcome().winner().map(|s| s.index()),
+        ))
     }
 }
 

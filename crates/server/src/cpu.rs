@@ -13,14 +13,15 @@ use tokio::time::Instant;
 pub use parlor_ai::Level;
 
 /// The level that takes over a four-player seat whose player left.
-pub const TAKEOVER: Level = Level::Medium;
+pub const TAKEOVER: Level = Level::MEDIUM;
 
 /// The longest a CPU at this level thinks per move at a table, whatever its clock: people should not wait long.
 const fn max_think(level: Level) -> Duration {
-    match level {
-        Level::Easy => Duration::from_millis(300),
-        Level::Medium => Duration::from_millis(1000),
-        Level::Hard => Duration::from_millis(3000),
+    match level.number() {
+        0..=2 => Duration::from_millis(300),
+        3..=4 => Duration::from_millis(1000),
+        5..=6 => Duration::from_millis(2000),
+        _ => Duration::from_millis(3000),
     }
 }
 
@@ -134,7 +135,7 @@ mod tests {
                 kind: setup.kind().unwrap(),
                 setup: setup.clone(),
                 steps: steps.iter().map(|w| Step::Move((*w).to_owned())).collect(),
-                level: Level::Easy,
+                level: Level::EASY,
                 budget: Duration::from_millis(50),
                 stop: Arc::new(AtomicBool::new(false)),
             };
@@ -164,7 +165,7 @@ mod tests {
             kind: setup.kind().unwrap(),
             setup,
             steps,
-            level: Level::Medium,
+            level: Level::MEDIUM,
             budget: Duration::from_millis(50),
             stop: Arc::new(AtomicBool::new(false)),
         };

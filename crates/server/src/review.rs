@@ -525,7 +525,7 @@ fn self_played(setup: &GameSetup, plies: usize, seed: u64) -> Result<Vec<Step>, 
             let (start, moves) = crate::cpu::engine_position(game.as_ref(), &steps);
             let mut req = parlor_ai::Request::new(
                 setup.kind()?,
-                parlor_ai::Level::Medium,
+                parlor_ai::Level::MEDIUM,
                 parlor_ai::Limit::Depth(4),
             );
             req.start = start;

@@ -198,6 +198,12 @@ impl ChessEngine {
             return Err(AiError::GameOver);
         }
         let mut rng = Rng::from_seed_or_clock(seed);
+        let mut seen = crate::level::seen_in_order(crate::level::seen_moves(
+            moves.len(),
+            lp.overlook_permille,
+            &mut rng,
+        ));
+        moves.retain(|_| seen());
         let noise: Vec<i32> = moves
             .iter()
             .map(|_| rng.below(lp.noise as u64 + 1) as i32)
@@ -402,7 +408,7 @@ mod tests {
     }
 
     fn best(fen: &str, depth: u32) -> Choice {
-        let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Depth(depth));
+        let mut req = Request::new(GameKind::Chess, Level::HARD, Limit::Depth(depth));
         req.start = fen.to_owned();
         ChessEngine::new().choose(&req, &mut |_| {}).unwrap()
     }
@@ -441,7 +447,7 @@ mod tests {
         let mut engine = ChessEngine::new();
         let stop = Arc::new(AtomicBool::new(false));
         let timer = Timer::start(Budget::new(&Limit::Depth(2), 1000), stop);
-        let lp = params::chess_level(Level::Hard);
+        let lp = params::chess_level(Level::HARD);
         let mut search = Search::new(&engine.tt, &mut engine.history, timer, root.keys.clone(), lp);
         let it = search.run(&root.pos, &[m], &[0], |_, _| {}).unwrap();
         assert_eq!(it.score, params::DRAW - lp.contempt);
@@ -475,7 +481,7 @@ mod tests {
         let back: UciMove = "f3g1".parse().unwrap();
         let m = back.to_move(&root.pos).unwrap();
         let mut engine = ChessEngine::new();
-        let hard = params::chess_level(Level::Hard);
+        let hard = params::chess_level(Level::HARD);
         assert!(hard.contempt > 0, "hard plays on rather than draw");
         for contempt in [hard.contempt, 0] {
             let lp = params::LevelParams { contempt, ..hard };
@@ -494,7 +500,7 @@ mod tests {
     fn a_search_stopped_before_it_starts_still_answers_a_sensible_legal_move() {
         let mut req = Request::new(
             GameKind::Chess,
-            Level::Hard,
+            Level::HARD,
             Limit::MoveTime(std::time::Duration::ZERO),
         );
         req.start = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 1".to_owned();
@@ -509,7 +515,7 @@ mod tests {
             Root::new("", &["e2e5".to_owned()]),
             Err(AiError::BadMove { index: 0, .. })
         ));
-        let mut req = Request::new(GameKind::Chess, Level::Easy, Limit::Depth(2));
+        let mut req = Request::new(GameKind::Chess, Level::EASY, Limit::Depth(2));
         req.start = "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1".to_owned();
         assert_eq!(
             ChessEngine::new().choose(&req, &mut |_| {}),

@@ -1492,7 +1492,7 @@ mod tests {
                 stop.clone(),
             )
         };
-        let hard = params::chess_level(crate::request::Level::Hard);
+        let hard = params::chess_level(crate::request::Level::HARD);
         let with = LevelParams {
             network: true,
             ..hard
@@ -1541,7 +1541,7 @@ mod tests {
         let pos = Chess::default();
         let moves = pos.legal_moves();
         let noise = vec![0; moves.len()];
-        let level = params::chess_level(crate::request::Level::Hard);
+        let level = params::chess_level(crate::request::Level::HARD);
         for helper in [false, true] {
             let mut history = History::default();
             let budget = crate::clock::Budget::new(&crate::request::Limit::Depth(6), 1000);
@@ -1571,9 +1571,9 @@ mod tests {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let level = |l| params::chess_level(l);
         let (easy, medium, hard) = (
-            level(crate::request::Level::Easy),
-            level(crate::request::Level::Medium),
-            level(crate::request::Level::Hard),
+            level(crate::request::Level::EASY),
+            level(crate::request::Level::MEDIUM),
+            level(crate::request::Level::HARD),
         );
         let white = Chess::default();
         // Black to move, seven plies from the start: out of reach of the searches from the start.

@@ -77,7 +77,7 @@ fn one_game(engine: &mut Engine, rng: &mut Rng, opening: &[String], depth: u32) 
     }
     let mut kept = Vec::new();
     while game.outcome().is_running() && moves.len() < 300 {
-        let mut req = Request::new(GameKind::Chess, Level::Hard, Limit::Depth(depth));
+        let mut req = Request::new(GameKind::Chess, Level::HARD, Limit::Depth(depth));
         req.moves = moves.clone();
         let Ok(choice) = engine.choose(&req) else {
             break;

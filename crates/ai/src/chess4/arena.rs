@@ -300,7 +300,7 @@ mod tests {
     fn a_short_four_player_match_reports_places() {
         let cfg = MatchConfig {
             game: GameKind::Chess4,
-            a: PlayerSpec::Level(Level::Easy),
+            a: PlayerSpec::Level(Level::EASY),
             b: PlayerSpec::Random,
             games: 1,
             movetime: Duration::from_millis(5),

@@ -28,7 +28,7 @@ pub fn search(depth: u32) -> Vec<Choice> {
     POSITIONS
         .iter()
         .filter_map(|moves| {
-            let mut req = Request::new(GameKind::Chess4, Level::Hard, Limit::Depth(depth));
+            let mut req = Request::new(GameKind::Chess4, Level::HARD, Limit::Depth(depth));
             req.moves = moves.iter().map(|m| (*m).to_owned()).collect();
             req.seed = Some(0);
             Chess4Engine::new()
@@ -60,7 +60,7 @@ pub fn print(depth: u32) -> u64 {
     );
     let mut req = Request::new(
         GameKind::Chess4,
-        Level::Hard,
+        Level::HARD,
         Limit::MoveTime(Duration::from_secs(1)),
     );
     req.seed = Some(0);

@@ -73,6 +73,27 @@ impl Root {
 /// # Errors
 /// [`AiError::BadPosition`], [`AiError::BadMove`], or [`AiError::GameOver`] when the game has ended.
 pub fn root(start: &str, moves: &[String]) -> Result<Root, AiError> {
+    let (game, keys) = replay(start, moves)?;
+    if !game.outcome().is_running() {
+        return Err(AiError::GameOver);
+    }
+    Ok(Root {
+        pos: game.position().clone(),
+        keys,
+        only: Vec::new(),
+    })
+}
+
+/// The position after the start and the moves of a request, also when the game has ended there.
+///
+/// # Errors
+/// [`AiError::BadPosition`], [`AiError::BadMove`].
+pub fn position_at(start: &str, moves: &[String]) -> Result<Position, AiError> {
+    Ok(replay(start, moves)?.0.position().clone())
+}
+
+/// The game of a request's start and moves, with the repetition keys since the last capture or pawn move.
+fn replay(start: &str, moves: &[String]) -> Result<(Game, Vec<u64>), AiError> {
     let mut game = if start.trim().is_empty() || start.trim() == "startpos" {
         Game::new(Options::default())
     } else {
@@ -90,14 +111,7 @@ pub fn root(start: &str, moves: &[String]) -> Result<Root, AiError> {
         }
         keys.push(game.position().repetition_key());
     }
-    if !game.outcome().is_running() {
-        return Err(AiError::GameOver);
-    }
-    Ok(Root {
-        pos: game.position().clone(),
-        keys,
-        only: Vec::new(),
-    })
+    Ok((game, keys))
 }
 
 /// A four-player engine that keeps its transposition table and history between moves.
@@ -173,6 +187,12 @@ impl Chess4Engine {
             return Err(AiError::GameOver);
         }
         let mut rng = Rng::from_seed_or_clock(seed);
+        let mut seen = crate::level::seen_in_order(crate::level::seen_moves(
+            moves.len(),
+            lp.overlook_permille,
+            &mut rng,
+        ));
+        moves.retain(|_| seen());
         let noise: Vec<i32> = moves
             .iter()
             .map(|_| rng.below(lp.noise as u64 + 1) as i32)
@@ -271,7 +291,7 @@ mod tests {
     }
 
     fn hard_at_depth(start: &str, moves: &[&str], depth: u32) -> Choice {
-        let mut req = Request::new(GameKind::Chess4, Level::Hard, Limit::Depth(depth));
+        let mut req = Request::new(GameKind::Chess4, Level::HARD, Limit::Depth(depth));
         req.start = start.to_owned();
         req.moves = moves.iter().map(|&m| m.to_owned()).collect();
         Chess4Engine::new()
@@ -322,7 +342,7 @@ mod tests {
         game.play("h2-h4").unwrap();
         game.apply(parlor_game::GameEvent::Resign(parlor_game::Seat::Second))
             .unwrap();
-        let mut req = Request::new(GameKind::Chess4, Level::Medium, Limit::Depth(2));
+        let mut req = Request::new(GameKind::Chess4, Level::MEDIUM, Limit::Depth(2));
         req.start = game.position_text();
         let c = Chess4Engine::new()
             .choose_since(Instant::now(), &req, &mut |_| {})

@@ -172,7 +172,7 @@ mod tests {
     fn easy_beats_random_at_english_draughts() {
         let cfg = MatchConfig {
             game: GameKind::Draughts(DraughtsVariant::English),
-            a: PlayerSpec::Level(Level::Easy),
+            a: PlayerSpec::Level(Level::EASY),
             b: PlayerSpec::Random,
             games: 2,
             movetime: Duration::from_millis(5),

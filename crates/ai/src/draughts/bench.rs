@@ -40,7 +40,7 @@ pub fn search(variant: DraughtsVariant, depth: u32) -> Vec<(&'static str, Choice
     positions(variant)
         .iter()
         .filter_map(|fen| {
-            let mut req = Request::new(GameKind::Draughts(variant), Level::Hard, Limit::Depth(depth));
+            let mut req = Request::new(GameKind::Draughts(variant), Level::HARD, Limit::Depth(depth));
             req.start = (*fen).to_owned();
             req.seed = Some(0);
             let c = DraughtsEngine::new()
@@ -53,7 +53,7 @@ pub fn search(variant: DraughtsVariant, depth: u32) -> Vec<(&'static str, Choice
 
 /// The deepest iteration the hard level completes from the start in `time`, and its nodes.
 pub fn depth_in(variant: DraughtsVariant, time: Duration) -> Option<Choice> {
-    let mut req = Request::new(GameKind::Draughts(variant), Level::Hard, Limit::MoveTime(time));
+    let mut req = Request::new(GameKind::Draughts(variant), Level::HARD, Limit::MoveTime(time));
     req.seed = Some(0);
     DraughtsEngine::new()
         .choose_since(Instant::now(), &req, &mut |_| {})

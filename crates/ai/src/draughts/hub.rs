@@ -1,6 +1,6 @@
 //! The Hub protocol (version 2, Fabien Letouzey's protocol of the draughts engine Scan and the Hub GUI) for our
 //! International draughts engine: `parlor hub`. Hub speaks 10x10 only, so the variant is International
-//! (`normal`); the level is an engine parameter (`set-param name=level value=easy|medium|hard`).
+//! (`normal`); the level is an engine parameter (`set-param name=level value=1..8|easy|medium|hard`).
 //!
 //! Positions are 51 characters (side to move, then squares 1-50: `w b W B e`); moves are `32-28` or, for a
 //! capture, from, to and every captured square: `28x19x23`. We reply `info` after each iteration and `done
@@ -203,7 +203,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> std::io:
     };
     let engine = Arc::new(Mutex::new(Engine::new()));
     let mut state = State {
-        level: Level::Hard,
+        level: Level::HARD,
         position: Some((String::new(), Vec::new())),
         limit: Limit::MoveTime(Duration::from_secs(1)),
     };
@@ -236,14 +236,14 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> std::io:
             "hub" => {
                 say("id name=Parlor version=0.1 author=\"Parlor authors\" country=\"\"")?;
                 say("param name=variant value=normal type=enum values=\"normal\"")?;
-                say("param name=level value=hard type=enum values=\"easy medium hard\"")?;
+                say("param name=level value=hard type=enum values=\"1 easy 3 medium 5 6 7 hard\"")?;
                 say("wait")?;
             }
             "set-param" => {
                 if arg(&args, "name") == Some("level") {
                     match arg(&args, "value").map(str::parse::<Level>) {
                         Some(Ok(level)) => state.level = level,
-                        _ => say("error message=\"level: easy, medium or hard\"")?,
+                        _ => say("error message=\"level: 1 to 8, easy, medium or hard\"")?,
                     }
                 }
             }

@@ -141,7 +141,7 @@ impl DraughtsEngine {
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
         let lp = params::draughts_level(level);
-        let moves = root.pos.legal_moves().to_vec();
+        let mut moves = root.pos.legal_moves().to_vec();
         if moves.is_empty() {
             return Err(AiError::GameOver);
         }
@@ -155,6 +155,12 @@ impl DraughtsEngine {
         };
         let geo = &self.geometry[gi];
         let mut rng = Rng::from_seed_or_clock(seed);
+        let mut seen = crate::level::seen_in_order(crate::level::seen_moves(
+            moves.len(),
+            lp.overlook_permille,
+            &mut rng,
+        ));
+        moves.retain(|_| seen());
         let noise: Vec<i32> = moves
             .iter()
             .map(|_| rng.below(lp.noise as u64 + 1) as i32)
@@ -219,7 +225,7 @@ mod tests {
     use std::time::Duration;
 
     fn best(variant: DraughtsVariant, fen: &str, depth: u32) -> Choice {
-        let mut req = Request::new(GameKind::Draughts(variant), Level::Hard, Limit::Depth(depth));
+        let mut req = Request::new(GameKind::Draughts(variant), Level::HARD, Limit::Depth(depth));
         req.start = fen.to_owned();
         DraughtsEngine::new()
             .choose_since(Instant::now(), &req, &mut |_| {})
@@ -242,7 +248,7 @@ mod tests {
     fn best_with_rule(fen: &str, depth: u32, mandatory_capture: bool) -> Choice {
         let mut req = Request::new(
             GameKind::Draughts(DraughtsVariant::English),
-            Level::Hard,
+            Level::HARD,
             Limit::Depth(depth),
         );
         req.start = fen.to_owned();
@@ -263,7 +269,7 @@ mod tests {
         ));
         let root = Root::new(v, "", &moves, false).unwrap();
         assert!(!root.pos.is_capture_mandatory());
-        let mut req = Request::new(GameKind::Draughts(v), Level::Hard, Limit::Depth(6));
+        let mut req = Request::new(GameKind::Draughts(v), Level::HARD, Limit::Depth(6));
         req.moves = moves.to_vec();
         req.mandatory_capture = false;
         let c = DraughtsEngine::new()
@@ -303,7 +309,7 @@ mod tests {
                 Arc::new(std::sync::atomic::AtomicBool::new(false)),
             );
             DraughtsEngine::new()
-                .search(&root, Level::Hard, &limit, timer, Some(1), &mut |_| {})
+                .search(&root, Level::HARD, &limit, timer, Some(1), &mut |_| {})
                 .unwrap()
                 .score
         };
@@ -348,7 +354,7 @@ mod tests {
             Root::new(v, "", &["9-14".to_owned(), "9-13".to_owned()], true),
             Err(AiError::BadMove { index: 1, .. })
         ));
-        let mut req = Request::new(GameKind::Draughts(v), Level::Easy, Limit::Depth(2));
+        let mut req = Request::new(GameKind::Draughts(v), Level::EASY, Limit::Depth(2));
         // White's only man (29, the corner) is blocked by 25 and cannot jump it (22 is taken).
         req.start = "W:W29:B22,25".to_owned();
         let r = DraughtsEngine::new().choose_since(Instant::now(), &req, &mut |_| {});
