@@ -163,7 +163,7 @@ struct MatchArgs {
     /// chess, draughts/<variant> or chess4.
     #[arg(long, default_value = "chess")]
     game: String,
-    /// First player: easy, medium, hard, random, or an external UCI engine command.
+    /// First player: a level (1 to 8, or easy, medium, hard), random, or an external UCI engine command.
     #[arg(long)]
     a: String,
     /// Second player, as --a.

@@ -1,5 +1,5 @@
 //! How strong a CPU player is: [`Level`], a ladder of eight from a beginner's opponent to the strongest, three of
-//! them also by name (`easy` is 2, `medium` 4, `hard` 8).
+//! them also by name (`easy` is 2, `medium` 5, `hard` 8).
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,8 +14,8 @@ impl Level {
     pub const BEGINNER: Level = Level(1);
     /// Level 2: shallow, sees a hanging piece, misses forks and other two-move tactics.
     pub const EASY: Level = Level(2);
-    /// Level 4: a club player.
-    pub const MEDIUM: Level = Level(4);
+    /// Level 5: a club player.
+    pub const MEDIUM: Level = Level(5);
     /// Level 8: as strong as the hardware allows in its time.
     pub const HARD: Level = Level(8);
     /// The weakest and the strongest level.
@@ -59,8 +59,8 @@ impl Level {
             1 => "1",
             2 => "easy",
             3 => "3",
-            4 => "medium",
-            5 => "5",
+            4 => "4",
+            5 => "medium",
             6 => "6",
             7 => "7",
             _ => "hard",
@@ -120,7 +120,7 @@ mod tests {
     fn levels_read_by_number_and_by_name() {
         assert_eq!("easy".parse::<Level>(), Ok(Level::EASY));
         assert_eq!(" Hard ".parse::<Level>(), Ok(Level::HARD));
-        assert_eq!("4".parse::<Level>(), Ok(Level::MEDIUM));
+        assert_eq!("5".parse::<Level>(), Ok(Level::MEDIUM));
         assert_eq!("1".parse::<Level>().unwrap().number(), 1);
         for bad in ["0", "9", "", "expert", "-1"] {
             assert!(bad.parse::<Level>().is_err(), "{bad}");

@@ -104,24 +104,24 @@ pub const CHESS_HARD_CONTEMPT: i32 = 25;
 /// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
 pub const CHESS_HARD_THREADS: usize = 2;
 
-/// Chess levels, weakest first (levels 2, 4 and 8 are easy, medium and hard). 1: one ply, no captures at the
-/// horizon, much noise and overlooked moves: it hangs pieces, takes defended ones and now and then misses a mate in
-/// one. 2 (easy): one ply plus captures and noise below a minor piece, so it may give a pawn but never a piece for
-/// nothing; it misses forks and other two-move tactics. 3: three plies. 4 (medium): five plies and some noise.
-/// 5: six plies, less noise. 6: eight plies with the network. 7: everything 30% of the time allows, one thread.
-/// 8 (hard): everything the time allows, on two threads, with contempt.
+/// Chess levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one ply plus captures, more
+/// noise than a minor piece is worth and overlooked moves: it gives pieces away and now and then misses a capture or
+/// a mate in one. 2 (easy): one ply plus captures and noise below a minor piece, so it may give a pawn but never a
+/// piece for nothing; it misses forks and other two-move tactics. 3: two plies. 4: three plies. 5 (medium): five
+/// plies and some noise. 6: six plies, less noise, with the network. 7: everything 30% of the time allows, one
+/// thread. 8 (hard): everything the time allows, on two threads, with contempt.
 pub const CHESS_LEVELS: [LevelParams; 8] = [
     LevelParams {
         overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
-        ..level(1, 300, false)
+        ..level(1, 350, true)
     },
     level(1, 250, true),
+    level(2, 200, true),
     level(3, 150, true),
     level(5, 100, true),
-    level(6, 50, true),
     LevelParams {
         network: true,
-        ..level(8, 25, true)
+        ..level(6, 60, true)
     },
     LevelParams {
         network: true,
@@ -375,9 +375,9 @@ pub const MOPUP_CLOSE: i32 = 4;
 // Draughts (all four variants; see `draughts/`). Scores are in hundredths of a man.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Draughts levels, weakest first (levels 2, 4 and 8 are easy, medium and hard). 1: one ply with noise and
+/// Draughts levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one ply with noise and
 /// overlooked moves. 2 (easy): two plies plus the forced captures, with noise, so it sees a piece hanging now but
-/// walks into two-move shots. 3: three plies. 4 (medium): five plies, a little noise. 5: seven plies. 6: nine
+/// walks into two-move shots. 3: three plies. 4: four plies. 5 (medium): five plies, a little noise. 6: eight
 /// plies. 7: everything 30% of the time allows. 8 (hard): everything the time allows.
 pub const DRAUGHTS_LEVELS: [LevelParams; 8] = [
     LevelParams {
@@ -385,10 +385,10 @@ pub const DRAUGHTS_LEVELS: [LevelParams; 8] = [
         ..level(1, 60, true)
     },
     level(2, 40, true),
-    level(3, 25, true),
+    level(3, 30, true),
+    level(4, 20, true),
     level(5, 15, true),
-    level(7, 8, true),
-    level(9, 4, true),
+    level(8, 5, true),
     full(LEVEL7_TIME_PERMILLE),
     full(1000),
 ];
@@ -442,20 +442,20 @@ pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
 // Four-player chess (see `chess4/`). Scores are in hundredths of a game point.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Four-player levels, weakest first (levels 2, 4 and 8 are easy, medium and hard). 1: one move of its own, no
-/// captures after it, much noise and overlooked moves. 2 (easy): one move of its own plus captures, with noise.
-/// 3: two plies (its move and the next opponent's) with more noise than 4 (medium). 5: three plies. 6: four plies.
+/// Four-player levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one move of its own plus
+/// captures, much noise and overlooked moves. 2 (easy): one move of its own plus captures, with noise. 3: the same
+/// with less noise. 4: two plies (its move and the next opponent's) with more noise than 5 (medium). 6: three plies.
 /// 7: paranoid search as deep as 30% of the time allows. 8 (hard): as deep as the time allows.
 pub const CHESS4_LEVELS: [LevelParams; 8] = [
     LevelParams {
         overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
-        ..level(1, 250, false)
+        ..level(1, 250, true)
     },
     level(1, 150, true),
+    level(1, 80, true),
     level(2, 80, true),
     level(2, 40, true),
     level(3, 20, true),
-    level(4, 10, true),
     full(LEVEL7_TIME_PERMILLE),
     full(1000),
 ];

@@ -289,7 +289,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
                 say(&s.out, "id author the Parlor contributors");
                 say(
                     &s.out,
-                    "option name Level type combo default hard var 1 var easy var 3 var medium var 5 var 6 var 7 var hard",
+                    "option name Level type combo default hard var 1 var easy var 3 var 4 var medium var 6 var 7 var hard",
                 );
                 say(&s.out, "uciok");
             }

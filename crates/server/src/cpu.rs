@@ -19,8 +19,8 @@ pub const TAKEOVER: Level = Level::MEDIUM;
 const fn max_think(level: Level) -> Duration {
     match level.number() {
         0..=2 => Duration::from_millis(300),
-        3..=4 => Duration::from_millis(1000),
-        5..=6 => Duration::from_millis(2000),
+        3..=5 => Duration::from_millis(1000),
+        6 => Duration::from_millis(2000),
         _ => Duration::from_millis(3000),
     }
 }

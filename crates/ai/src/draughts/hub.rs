@@ -236,7 +236,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> std::io:
             "hub" => {
                 say("id name=Parlor version=0.1 author=\"Parlor authors\" country=\"\"")?;
                 say("param name=variant value=normal type=enum values=\"normal\"")?;
-                say("param name=level value=hard type=enum values=\"1 easy 3 medium 5 6 7 hard\"")?;
+                say("param name=level value=hard type=enum values=\"1 easy 3 4 medium 6 7 hard\"")?;
                 say("wait")?;
             }
             "set-param" => {
