@@ -124,7 +124,10 @@ pub fn replay(setup: &GameSetup, steps: &[Step]) -> Result<AnyGame, SetupError> 
 }
 
 /// Plays step number `i` (0-based) of a replay.
-fn take_step(game: &mut AnyGame, i: usize, step: &Step) -> Result<(), SetupError> {
+///
+/// # Errors
+/// [`SetupError::Replay`] when the move or the event does not apply.
+pub fn take_step(game: &mut AnyGame, i: usize, step: &Step) -> Result<(), SetupError> {
     match step {
         Step::Move(wire) => {
             game.play(wire).map_err(|e| SetupError::Replay {

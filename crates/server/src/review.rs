@@ -7,7 +7,7 @@
 //! version and thinking time.
 
 use crate::analysis::{Analysts, EvalView, Looked, Position, foreign, refuse, unit};
-use crate::games::{GameSetup, SetupError, Step};
+use crate::games::{GameSetup, SetupError, Step, take_step};
 use crate::hub::Hub;
 use crate::identity::viewer;
 use crate::loaded::load_visible_game;
@@ -309,26 +309,15 @@ pub async fn review_game(
     let mut looks: Vec<Looked> = Vec::new();
     let mut played = Vec::new();
     for (i, step) in steps.iter().enumerate() {
-        match step {
-            Step::Move(wire) => {
-                let mut position = Position::of(&game, &steps[..i], setup.mandatory_capture);
-                position.played = Some(wire.clone());
-                looks.push(analysts.evaluate(position, think, None).await?);
-                progress(looks.len());
-                let p = game.play(wire).map_err(|e| SetupError::Replay {
-                    ply: i + 1,
-                    wire: wire.clone(),
-                    reason: e.reason,
-                })?;
-                played.push(p);
-            }
-            Step::Event(event) => {
-                game.apply(*event).map_err(|e| SetupError::Replay {
-                    ply: i + 1,
-                    wire: format!("{event:?}"),
-                    reason: e.to_string(),
-                })?;
-            }
+        if let Step::Move(wire) = step {
+            let mut position = Position::of(&game, &steps[..i], setup.mandatory_capture);
+            position.played = Some(wire.clone());
+            looks.push(analysts.evaluate(position, think, None).await?);
+            progress(looks.len());
+        }
+        take_step(&mut game, i, step)?;
+        if let Step::Move(_) = step {
+            played.extend(game.history().last().cloned());
         }
     }
     let last = Position::of(&game, steps, setup.mandatory_capture);

@@ -274,3 +274,21 @@ pub async fn two_player_game(a: &mut Client, b: &mut Client, spec: Value) -> Str
     b.event("started").await;
     table
 }
+
+/// Plays fool's mate at a new table; returns the game's id.
+pub async fn fools_mate(a: &mut Client, b: &mut Client, private: bool) -> String {
+    let table = two_player_game(
+        a,
+        b,
+        json!({"game": "chess", "private": private, "seats": [{"kind": "me"}]}),
+    )
+    .await;
+    for (ply, wire) in ["f2f3", "e7e5", "g2g4", "d8h4"].iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut *a } else { &mut *b };
+        assert_eq!(mover.play(&table, ply as u32, wire).await["t"], "ack");
+    }
+    a.event("ended").await;
+    a.send(json!({"t": "open", "table": table})).await;
+    let state = a.expect("table").await;
+    state["state"]["game"]["id"].as_str().unwrap().to_owned()
+}
