@@ -100,6 +100,8 @@ fn page_for(path: &str) -> &'static str {
         "history"
     } else if path.starts_with("/rules") {
         "rules"
+    } else if path.starts_with("/analysis") {
+        "analysis"
     } else {
         "lobby"
     }
@@ -402,6 +404,7 @@ mod tests {
         assert_eq!(page_for("/t/ABCD"), "table");
         assert_eq!(page_for("/game/x"), "history");
         assert_eq!(page_for("/"), "lobby");
+        assert_eq!(page_for("/analysis"), "analysis");
         let links = preload_links("bn", "table");
         if Web::get("js/app.js").is_none() {
             return; // a build without the web client
