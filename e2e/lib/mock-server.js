@@ -148,6 +148,12 @@ export async function startMock() {
           outcome: { result: 'decided', places: [1, 2], winner: 0, reason: 'resignation', score: '1-0' } }));
         return;
       }
+      if (url.pathname === '/api/game/demo/review') {
+        // Never reviewed: the replay offers a review.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ state: 'none' }));
+        return;
+      }
       if (url.pathname.startsWith('/api/')) { res.writeHead(404); res.end(); return; }
       const html = (await readFile(join(WEB, 'index.html'), 'utf8')).replaceAll('__ASSETS__', HASH);
       const cookie = url.searchParams.get('cookie');

@@ -1,5 +1,6 @@
 // Accessibility, checked by axe-core in real Chromium: the lobby, a table mid-game of each game, the history, a
-// replay and the rules pages, in English, Bengali and Marathi, with no violation of any impact.
+// replay (before and after the computer's review), the analysis board and the rules pages, in English, Bengali and
+// Marathi, with no violation of any impact.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ async function moveOnce(page, plies) {
 
 for (const lang of ['en', 'bn', 'mr']) {
   test(`axe-core finds nothing on any page in ${lang}`, { skip, timeout: 300000 }, async () => {
-    const env = await setup();
+    const env = await setup(['--review-ms', '30']);
     const found = [];
     const check = async (page, where) => { for (const v of await violations(page)) found.push(`${where}: ${v}`); };
     try {
@@ -55,6 +56,14 @@ for (const lang of ['en', 'bn', 'mr']) {
       await p.page.click('#history [data-action="replay"]');
       await p.page.waitForSelector('svg.board .piece');
       await check(p.page, 'replay');
+      await p.page.click('[data-action="review"]');
+      await p.page.waitForSelector('#review-graph', { timeout: 90000 });
+      await p.page.click('#moves .move[data-ply="1"]');
+      await check(p.page, 'replay reviewed');
+      await p.page.click('[data-action="analyse"]');
+      await p.page.waitForSelector('#analysis-eval[data-state="eval"]', { timeout: 30000 });
+      await p.page.click('svg.board rect[data-square][tabindex="0"]');
+      await check(p.page, 'analysis');
       for (const rules of ['chess', 'draughts', 'chess4']) {
         await p.page.goto(`/rules/${rules}`);
         await p.page.waitForSelector('html[data-started="1"]');

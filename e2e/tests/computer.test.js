@@ -10,7 +10,8 @@ test('quick computer games: level and variant chosen on the spot, no clock', { s
   const env = await setup();
   try {
     const p = await person(env, 'Qasim');
-    await p.page.check('input[name="quick-level"][value="hard"]');
+    assert.equal(await p.page.inputValue('#quick-level'), '1', 'level 1 the first time');
+    await p.page.selectOption('#quick-level', 'hard');
     await p.page.selectOption('#quick-variant', 'international');
     await p.page.click('[data-quick="draughts"]');
     await waitPath(p.page, '^/table/');
@@ -21,13 +22,16 @@ test('quick computer games: level and variant chosen on the spot, no clock', { s
     assert.equal(m.spec.time.base_ms, null);
     assert.equal(m.spec.time.per_move_ms, null);
 
+    // The choice is remembered; level 1 again for this test's second game.
     await p.page.goto('/');
+    assert.equal(await p.page.inputValue('#quick-level'), 'hard');
+    await p.page.selectOption('#quick-level', '1');
     await p.page.click('[data-quick="chess"]');
     await waitPath(p.page, '^/table/');
     await p.page.waitForFunction(() => window.__parlorTable && window.__parlorTable() && window.__parlorTable().game);
     m = await model(p.page);
     assert.equal(m.spec.game, 'chess');
-    assert.equal(m.seats[1].cpu, 'easy', 'the gentlest computer unless the player picks another');
+    assert.equal(m.seats[1].cpu, '1');
     assert.equal(m.spec.time.per_move_ms, null);
     assert.equal(m.game.clocks, null, 'no clock runs');
   } finally {

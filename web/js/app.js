@@ -13,6 +13,7 @@ const PAGES = {
   table: () => import('./pages/table.js'),
   history: () => import('./pages/history.js'),
   rules: () => import('./pages/rules.js'),
+  analysis: () => import('./pages/analysis.js'),
 };
 
 const ROUTES = [
@@ -22,6 +23,7 @@ const ROUTES = [
   [/^\/game\/([A-Za-z0-9_-]+)\/?$/, 'history', (m) => ({ game: m[1] })],
   [/^\/history\/?$/, 'history', () => ({})],
   [/^\/history\/([^/]+)\/?$/, 'history', (m) => ({ player: decodeURIComponent(m[1]) })],
+  [/^\/analysis\/?$/, 'analysis', () => ({})],
   [/^\/rules\/?$/, 'rules', () => ({ game: 'chess' })],
   [/^\/rules\/(chess|draughts|chess4)\/?$/, 'rules', (m) => ({ game: m[1] })],
 ];
@@ -255,6 +257,7 @@ function renderHeader() {
   replace(document.querySelector('.nav'),
     h('a', { href: '/', 'data-nav': 'lobby' }, t('nav.lobby')),
     h('a', { href: '/history', 'data-nav': 'history' }, t('nav.history')),
+    h('a', { href: '/analysis', 'data-nav': 'analysis' }, t('nav.analysis')),
     h('a', { href: '/rules/chess', 'data-nav': 'rules' }, t('nav.rules')));
   document.documentElement.lang = language();
   showAttention();

@@ -19,7 +19,8 @@ for (const [name, dict] of [['bn', bn], ['mr', mr]]) {
   });
   test(`${name} prose is not left in English`, () => {
     // Keys whose text may stay Latin: notation examples and file format names.
-    const latinOk = new Set(['table.move_input_hint_chess', 'table.move_input_hint_draughts', 'table.move_input_hint_chess4', 'table.download_pgn', 'table.download_pdn', 'table.download_pgn4', 'piece.army', 'square.piece', 'result.place', 'say.moved']);
+    const latinOk = new Set(['table.move_input_hint_chess', 'table.move_input_hint_draughts', 'table.move_input_hint_chess4', 'table.download_pgn', 'table.download_pdn', 'table.download_pgn4', 'piece.army', 'square.piece', 'result.place', 'say.moved',
+      'analysis.start_hint_chess', 'analysis.start_hint_draughts', 'analysis.start_hint_chess4', 'analysis.import']);
     for (const k of Object.keys(en)) {
       if (latinOk.has(k)) continue;
       const words = String(dict[k]).replace(/\{\w+\}/g, '').match(/[A-Za-z]{3,}/g) || [];

@@ -34,6 +34,7 @@ export class Board {
     this.last = null;
     this.armyLast = [];
     this.check = [];
+    this.arrows = [];
     this.drag = null;
     this.cursor = null;
     // A premove: while it is not the player's turn, a piece of `premoveFor` (a colour index) and a square make the
@@ -71,7 +72,8 @@ export class Board {
   /** Update what is shown. Fields: position, legal, premoveFor (the colour whose pieces may plan a move while
    * the board takes none, or null), last {from,to}, armyLast (four-player: [{colour, from, to,
    * newest}], each army's latest move, drawn in its colour with its shape mark instead of the one last move),
-   * check, quarterTurns, showLegal, interactive, eliminated, animate (bool). */
+   * check, arrows ([{from, to}]: the engine's best move, drawn as an arrow), quarterTurns, showLegal, interactive,
+   * eliminated, animate (bool). */
   set(v) {
     const turned = v.quarterTurns !== undefined && v.quarterTurns !== this.q;
     if (v.quarterTurns !== undefined) this.q = v.quarterTurns;
@@ -84,6 +86,7 @@ export class Board {
     if (v.last !== undefined) this.last = v.last;
     if (v.armyLast !== undefined) this.armyLast = v.armyLast || [];
     if (v.check !== undefined) this.check = v.check || [];
+    if (v.arrows !== undefined) this.arrows = v.arrows || [];
     if (v.showLegal !== undefined) this.showLegal = v.showLegal;
     if (v.interactive !== undefined) this.interactive = v.interactive;
     if (v.eliminated !== undefined) this.eliminated = v.eliminated || [];
@@ -237,6 +240,7 @@ export class Board {
       const [x, y] = this.xy(c[0], c[1]);
       g.appendChild(s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.48, class: 'mark-check' }));
     }
+    for (const a of this.arrows) g.appendChild(this.arrowEl(a));
     if (this.state.selected) mark(this.state.selected, 'mark-selected');
     if (this.pre.from) mark(this.pre.from, 'mark-premove');
     if (this.pre.move) { mark(this.pre.move.from, 'mark-premove'); mark(this.pre.move.to, 'mark-premove'); }
@@ -245,6 +249,24 @@ export class Board {
       const [x, y] = this.xy(this.cursor[0], this.cursor[1]);
       g.appendChild(s('rect', { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, class: 'mark-cursor' }));
     }
+  }
+
+  /** An arrow from the centre of a move's first square to the centre of its last, its head ending on it. */
+  arrowEl(a) {
+    const [fx, fy] = this.xy(a.from[0], a.from[1]);
+    const [tx, ty] = this.xy(a.to[0], a.to[1]);
+    const x1 = fx + SQ / 2;
+    const y1 = fy + SQ / 2;
+    const x2 = tx + SQ / 2;
+    const y2 = ty + SQ / 2;
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+    const head = 34;
+    const [bx, by] = [x2 - ux * head, y2 - uy * head];
+    const r = (v) => Math.round(v * 10) / 10;
+    return s('g', { class: 'best-arrow', 'data-from': squareName(...a.from), 'data-to': squareName(...a.to) },
+      s('line', { x1: r(x1), y1: r(y1), x2: r(bx), y2: r(by) }),
+      s('polygon', { points: [[x2, y2], [bx - uy * 22, by + ux * 22], [bx + uy * 22, by - ux * 22]].map((p) => p.map(r).join(',')).join(' ') }));
   }
 
   drawPieces(anim) {

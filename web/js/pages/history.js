@@ -1,20 +1,22 @@
 // A player's finished games (`history` messages) and the replay of one game (GET /api/game/{id}).
 
-import { h, replace, clear, notation } from '../dom.js';
+import { h, replace, clear } from '../dom.js';
 import { t, num, language, isolate } from '../i18n/index.js';
 import { Board } from '../board/render.js';
 import { replayPositions } from '../board/replay.js';
-import { wireSquares, moveRows, lastByArmy, turnOrder, colourOf } from '../table-model.js';
+import { wireSquares, lastByArmy, colourOf } from '../table-model.js';
 import { familyOf } from '../board/geometry.js';
 import { imageUrl, positionText } from '../board/image-url.js';
 import { seatLabel } from './table.js';
+import { ReviewPanel, evalText, bestLineText, arrowsOf, markMoves, markWord, fillMoves } from './review.js';
+import { analysisHref } from '../review-model.js';
 
 const LOCALES = { en: 'en-GB', bn: 'bn-IN', mr: 'mr-IN' };
 
 /** A player as the history and the replay JSON name them: a person's name, or a CPU seat as `CPU (level)`. */
 export function playerLabel(p) {
   const name = (p && p.name) || String(p);
-  const cpu = /^CPU \((easy|medium|hard)\)$/.exec(name);
+  const cpu = /^CPU \((1|easy|3|4|medium|6|7|hard)\)$/.exec(name);
   return cpu ? t('seat.cpu', { level: t('level.' + cpu[1]) }) : isolate(name);
 }
 
@@ -86,6 +88,7 @@ function mountReplay(app, main, id) {
   let positions = [];
   let ply = 0;
   let board = null;
+  let panel = null; // the computer's review, once the game is loaded
   const page = h('div', { class: 'replay-page' });
   main.appendChild(page);
 
@@ -117,10 +120,38 @@ function mountReplay(app, main, id) {
     const colour = (seat) => colourOf(asModel(), seat);
     board.last = ply ? wireSquares(g, data.moves[ply - 1].wire) : null;
     if (seats === 4) board.armyLast = lastByArmy({ ...asModel(), game: { moves: data.moves.slice(0, ply) } });
+    const review = panel && panel.review;
+    board.arrows = review && review.positions[ply] ? arrowsOf(g, review.positions[ply].best) : [];
     board.drawMarks();
+    showReviewLine(review);
+    if (panel && panel.graph) panel.graph.show(ply);
+    const analyse = page.querySelector('[data-action="analyse"]');
+    if (analyse) analyse.href = analysisHref({ game: g, start: data.start, moves: data.moves.slice(0, ply).map((m) => m.wire) });
     const shot = page.querySelector('[data-action="share-image"]');
     if (shot) shot.href = imageUrl(g, ply ? (data.moves[ply - 1].position || positionText(g, positions[ply], (colour(data.moves[ply - 1].seat) + 1) % seats)) : data.start, 0, board.last);
     app.say(ply ? `${seatLabel(g, colour(data.moves[ply - 1].seat))}: ${data.moves[ply - 1].display}` : t('replay.first'));
+  }
+
+  /** Under the board: the shown position's evaluation, what the shown move's mark says, the best line. */
+  function showReviewLine(review) {
+    const line = page.querySelector('#review-best');
+    if (!line) return;
+    line.hidden = !review;
+    if (!review) return;
+    const pos = review.positions[ply];
+    const played = ply ? review.moves[ply - 1] : null;
+    replace(line,
+      // A position with no best move is the game's end: the result says it.
+      pos && pos.best ? h('span', { class: 'review-eval' }, evalText(data.game, pos)) : null,
+      played && played.mark ? h('strong', { class: 'mark-' + played.mark, 'data-mark': played.mark },
+        played.best_display ? t('review.best_was', { mark: markWord(played.mark), move: played.best_display }) : markWord(played.mark), ' ') : null,
+      pos ? h('span', { class: 'review-pv' }, bestLineText(pos.pv)) : null);
+  }
+
+  /** A player as the summary names them: name and colour. */
+  function who(seat) {
+    const colour = colourOf(asModel(), seat);
+    return `${playerLabel((data.players || [])[seat])} (${seatLabel(data.game, colour)})`;
   }
 
   function render() {
@@ -130,22 +161,21 @@ function mountReplay(app, main, id) {
     const exportKey = { chess: 'table.download_pgn', draughts: 'table.download_pdn', chess4: 'table.download_pgn4' }[fam];
     const boardHost = h('div', { class: 'board-host' });
     const movesBox = h('ol', { class: 'moves', id: 'moves' });
-    const order = turnOrder(asModel());
-    movesBox.style.setProperty('--cols', order.length);
-    for (const row of moveRows(asModel())) {
-      movesBox.appendChild(h('li', { class: 'move-row' }, h('span', { class: 'mnum' }, String(row.number) + '.'),
-        ...order.map((colour) => (row.cells[colour]
-          ? h('button', { type: 'button', class: 'move link', 'data-ply': row.cells[colour].ply, 'data-colour': colour, onclick: () => go(row.cells[colour].ply) }, notation(row.cells[colour].display))
-          : h('span', { class: 'move-none', 'data-colour': colour })))));
-    }
+    fillMoves(movesBox, asModel(), ply, go);
+    // Only a finished game is reviewed.
+    if (!panel && data.outcome) {
+      panel = new ReviewPanel(id, { who, onPly: (n) => go(n), onReview: () => { markMoves(page.querySelector('#moves'), panel.review); go(ply); } });
+    } else if (panel) panel.render();
+    if (panel && panel.review) markMoves(movesBox, panel.review);
     replace(page,
-      h('div', { class: 'table-main' }, boardHost, controls(), h('p', { id: 'ply', class: 'muted' })),
+      h('div', { class: 'table-main' }, boardHost, h('p', { id: 'review-best', class: 'review-best', hidden: true }), controls(), h('p', { id: 'ply', class: 'muted' }), panel ? panel.box : null),
       h('aside', { class: 'table-side' },
         h('section', { class: 'card' }, h('h1', {}, t('replay.title'), ': ', t('game.' + game)),
           h('p', {}, (data.players || []).map(playerLabel).join(' – ')),
           data.outcome ? h('p', { class: 'result' }, data.outcome.score || '', ' ', t('reason.' + data.outcome.reason)) : null,
           h('a', { class: 'button', href: `/api/game/${encodeURIComponent(id)}/export`, download: '' }, t(exportKey)), ' ',
-          h('a', { class: 'button', href: '#', target: '_blank', rel: 'noopener', 'data-action': 'share-image' }, t('table.share_image'))),
+          h('a', { class: 'button', href: '#', target: '_blank', rel: 'noopener', 'data-action': 'share-image' }, t('table.share_image')), ' ',
+          h('a', { class: 'button', href: '/analysis', 'data-action': 'analyse' }, t('review.analyse'))),
         h('section', { class: 'card' }, h('h2', {}, t('table.moves')), movesBox)));
     board = new Board(boardHost, { game });
     board.set({ position: data.start, interactive: false });
@@ -174,6 +204,6 @@ function mountReplay(app, main, id) {
 
   return {
     relabel: render,
-    unmount() { document.removeEventListener('keydown', onKey); },
+    unmount() { document.removeEventListener('keydown', onKey); if (panel) panel.stop(); },
   };
 }

@@ -7,7 +7,21 @@ import { tcLabel, renderChallenges } from '../app.js';
 
 export const GAMES = ['chess', 'draughts', 'chess4'];
 export const VARIANTS = ['english', 'international', 'russian', 'pool'];
-const LEVELS = ['easy', 'medium', 'hard'];
+// The computer's levels, weakest first, as the protocol names them (easy, medium and hard are 2, 5 and 8).
+export const LEVELS = ['1', 'easy', '3', '4', 'medium', '6', '7', 'hard'];
+const LEVEL_KEY = 'parlor.level';
+
+/** The level a player last chose for a quick game (kept in the browser), or level 1 the first time. */
+export function rememberedLevel(storage) {
+  try {
+    const l = storage && storage.getItem(LEVEL_KEY);
+    return LEVELS.includes(l) ? l : '1';
+  } catch { return '1'; }
+}
+
+function rememberLevel(storage, level) {
+  try { storage.setItem(LEVEL_KEY, level); } catch { /* private mode: not kept */ }
+}
 const TIMES = {
   two: [
     ['default', null],
@@ -26,7 +40,7 @@ const TIMES = {
 
 /** The spec of a quick game against the computer at `level`. No clock: nobody waits for the player, and a
  * beginner must not lose a game by thinking. */
-export function quickSpec(game, level = 'easy') {
+export function quickSpec(game, level = '1') {
   const cpus = game === 'chess4' ? 3 : 1;
   const seats = [{ kind: 'me' }, ...Array.from({ length: cpus }, () => ({ kind: 'cpu', level }))];
   const time = { base_ms: null, increment_ms: 0, per_move_ms: null };
@@ -37,7 +51,7 @@ export function mount(app, main) {
   let players = [];
   let tables = new Map();
   let loaded = false; // until the first `lobby` message, say so rather than "nobody"
-  let quickLevel = 'easy'; // the computer's strength in a quick game, and the checkers variant
+  let quickLevel = rememberedLevel(globalThis.localStorage); // the computer's strength in a quick game, and the checkers variant
   let quickVariant = 'english';
   let challengeTo = null; // a player being challenged: the form sends `challenge` instead of `create`
 
@@ -63,10 +77,15 @@ export function mount(app, main) {
           h('button', { type: 'submit', 'data-action': 'save-name' }, t('lobby.name_save')))),
       h('section', { class: 'card quick' },
         h('h2', {}, t('lobby.quick')),
-        h('fieldset', { class: 'row wrap quick-level' }, h('legend', {}, t('lobby.quick_level')),
-          LEVELS.map((l) => h('label', { class: 'check' },
-            h('input', { type: 'radio', name: 'quick-level', value: l, checked: l === quickLevel, onchange: () => { quickLevel = l; } }),
-            t('level.' + l)))),
+        h('div', { class: 'quick-level' },
+          h('label', { for: 'quick-level' }, t('lobby.quick_level')), ' ',
+          h('select', { id: 'quick-level', 'aria-describedby': 'quick-level-about', onchange: (e) => {
+            quickLevel = e.target.value;
+            rememberLevel(globalThis.localStorage, quickLevel);
+            const about = page.querySelector('#quick-level-about');
+            if (about) about.textContent = t('level_about.' + quickLevel);
+          } }, LEVELS.map((l) => h('option', { value: l, selected: l === quickLevel }, t('level.' + l)))),
+          h('p', { id: 'quick-level-about', class: 'muted small' }, t('level_about.' + quickLevel))),
         h('div', { class: 'row wrap' },
           h('label', { for: 'quick-variant' }, t('game.variant')),
           h('select', { id: 'quick-variant', onchange: (e) => { quickVariant = e.target.value; } },
