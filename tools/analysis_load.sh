@@ -12,6 +12,7 @@ port=${PORT:-18191}
 dir=$(mktemp -d /tmp/analysis-load.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
 ulimit -n "$(ulimit -Hn)"
+. "$(dirname "$0")/fresh_server.sh"
 
 ask() { # keeps asking the analysis board for long searches until killed
   while :; do
@@ -22,13 +23,7 @@ ask() { # keeps asking the analysis board for long searches until killed
 
 run() { # label with-analysis
   local label=$1 busy=$2
-  rm -f "$dir"/p.db*
-  "$bin" serve --listen 127.0.0.1:$port --database "sqlite://$dir/p.db?mode=rwc" >"$dir/server.log" 2>&1 &
-  server=$!
-  for _ in $(seq 100); do
-    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  fresh_server "$bin" "$port" "$dir"
   local askers=()
   if [ "$busy" = yes ]; then
     for _ in 1 2 3; do ask & askers+=($!); done

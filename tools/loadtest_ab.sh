@@ -13,16 +13,11 @@ port=${PORT:-18190}
 dir=$(mktemp -d /tmp/loadtest-ab.XXXXXX)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$dir"' EXIT
 ulimit -n "$(ulimit -Hn)"
+. "$(dirname "$0")/fresh_server.sh"
 
 run() { # label binary kind
   local label=$1 bin=$2 kind=$3
-  rm -f "$dir"/p.db*
-  "$bin" serve --listen 127.0.0.1:$port --database "sqlite://$dir/p.db?mode=rwc" >"$dir/server.log" 2>&1 &
-  server=$!
-  for _ in $(seq 100); do
-    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  fresh_server "$bin" "$port" "$dir"
   echo "=== $label $kind ($(date +%T))"
   if [ "$kind" = open ]; then
     "$b" loadtest --url ws://127.0.0.1:$port --games 5000 --duration 60 --rate 5000 --connect-parallel 128
