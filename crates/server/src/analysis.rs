@@ -5,10 +5,11 @@
 //! Routes: `POST /api/analysis` (a position and its evaluation, with the legal moves for the board) and
 //! `POST /api/import` (a PGN, PDN or PGN4 text read by its rules crate into a start and moves).
 
+use crate::config::Config;
 use crate::cpu::engine_position;
 use crate::games::{self, GameSetup, SetupError, Step};
-use crate::origin;
-use axum::extract::{DefaultBodyLimit, State};
+use crate::{limit, origin, proxy};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -18,8 +19,10 @@ use parlor_ai::{AiError, Level, Limit, Score};
 use parlor_game::{AnyGame, GameKind, Rules};
 use parlor_protocol::{LegalMove, OutcomeInfo};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -33,6 +36,9 @@ pub const MAX_MOVES: usize = 1000;
 pub const MAX_BODY: usize = 200 * 1024;
 /// How long an analysis-board request waits for an engine place before the server says it is busy.
 const PLACE_WAIT: Duration = Duration::from_secs(5);
+/// Analysis-board requests one address may have waiting or running at once, so one client cannot hold every place
+/// (loopback, a proxy on the same host or a local test, is not counted: see [`limit::is_exempt`]).
+pub const PER_ADDRESS: usize = 4;
 
 /// The engine places of this node, shared by the analysis board and the reviews.
 #[derive(Debug)]
@@ -80,11 +86,17 @@ impl Analysts {
         think: Duration,
         wait: Option<Duration>,
     ) -> Result<Looked, AnalysisError> {
-        let _waiting = self
-            .waiting
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| AnalysisError::Busy)?;
+        // Requests that give up after `wait` (the analysis board) are also bounded in number while they wait; the
+        // reviews are bounded by their queue and wait their turn.
+        let _waiting = match wait {
+            Some(_) => Some(
+                self.waiting
+                    .clone()
+                    .try_acquire_owned()
+                    .map_err(|_| AnalysisError::Busy)?,
+            ),
+            None => None,
+        };
         let place = self.places.clone().acquire_owned();
         let place = match wait {
             Some(wait) => tokio::time::timeout(wait, place)
@@ -258,21 +270,61 @@ pub fn foreign(headers: &HeaderMap, allowed: &[String]) -> Option<Response> {
 }
 
 /// The analysis routes.
-pub fn routes<S: Clone + Send + Sync + 'static>(analysts: Arc<Analysts>, origins: Vec<String>) -> Router<S> {
+pub fn routes<S: Clone + Send + Sync + 'static>(analysts: Arc<Analysts>, config: Arc<Config>) -> Router<S> {
     Router::new()
         .route("/api/analysis", post(analyse))
         .route("/api/import", post(import))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(Routes {
             analysts,
-            origins: Arc::new(origins),
+            config,
+            in_flight: Arc::new(Mutex::new(HashMap::new())),
         })
 }
 
 #[derive(Clone)]
 struct Routes {
     analysts: Arc<Analysts>,
-    origins: Arc<Vec<String>>,
+    config: Arc<Config>,
+    /// Analysis-board requests per client address, waiting or running.
+    in_flight: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// An address's place among the analysis-board requests in flight, given back on drop.
+struct InFlight {
+    table: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    address: IpAddr,
+}
+
+impl InFlight {
+    /// Counts a request of `address`, unless it has [`PER_ADDRESS`] in flight already.
+    fn take(table: &Arc<Mutex<HashMap<IpAddr, usize>>>, address: IpAddr) -> Option<InFlight> {
+        let mut counts = table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let count = counts.entry(address).or_insert(0);
+        if *count >= PER_ADDRESS {
+            return None;
+        }
+        *count += 1;
+        Some(InFlight {
+            table: table.clone(),
+            address,
+        })
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut counts = self
+            .table
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(count) = counts.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.address);
+            }
+        }
+    }
 }
 
 /// `POST /api/analysis`.
@@ -306,10 +358,30 @@ struct Analysed {
     eval: Option<EvalView>,
 }
 
-async fn analyse(State(routes): State<Routes>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
-    if let Some(refused) = foreign(&headers, &routes.origins) {
+async fn analyse(
+    State(routes): State<Routes>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    if let Some(refused) = foreign(&headers, &routes.config.origins) {
         return refused;
     }
+    let client = proxy::client_ip(peer.ip(), &headers, &routes.config);
+    let _in_flight = if limit::is_exempt(client) {
+        None
+    } else {
+        match InFlight::take(&routes.in_flight, limit::address_key(client)) {
+            Some(turn) => Some(turn),
+            None => {
+                return refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "busy",
+                    "this address has analyses running",
+                );
+            }
+        }
+    };
     let req: AnalyseRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, "bad_request", e),
@@ -387,7 +459,7 @@ struct ImportRequest {
 }
 
 async fn import(State(routes): State<Routes>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
-    if let Some(refused) = foreign(&headers, &routes.origins) {
+    if let Some(refused) = foreign(&headers, &routes.config.origins) {
         return refused;
     }
     let req: ImportRequest = match serde_json::from_slice(&body) {

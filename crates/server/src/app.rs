@@ -156,7 +156,7 @@ pub async fn run(
     })));
     let reviews = Reviews::start(hub.clone(), analysts.clone(), hub.config.review_think);
     let review_routes = crate::review::routes(reviews.clone(), key.clone());
-    let analysis_routes = crate::analysis::routes(analysts, hub.config.origins.clone());
+    let analysis_routes = crate::analysis::routes(analysts, Arc::new(hub.config.clone()));
     let state = AppState {
         reviews,
         hub: hub.clone(),

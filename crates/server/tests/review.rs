@@ -21,11 +21,26 @@ async fn http(
     body: Option<&Value>,
     origin: Option<&str>,
 ) -> (u16, Value) {
+    http_from(addr, method, path, body, origin, None).await
+}
+
+/// As [`http`], through the local proxy for the client `forwarded` (`X-Forwarded-For`) if given.
+async fn http_from(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    origin: Option<&str>,
+    forwarded: Option<&str>,
+) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(Value::to_string).unwrap_or_default();
     let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    let forwarded = forwarded
+        .map(|f| format!("X-Forwarded-For: {f}\r\n"))
+        .unwrap_or_default();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{origin}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{origin}{forwarded}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -282,5 +297,63 @@ async fn the_analysis_board_answers_positions_and_refuses_bad_ones() {
     )
     .await;
     assert_eq!((status, body["error"].as_str()), (400, Some("bad_import")));
+    server.stop().await;
+}
+
+/// One client address may have only a few analyses in flight: the next is refused at once as busy, and another
+/// address is served meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_cannot_hold_every_engine_place() {
+    let server = Server::start_with(|c| c.analysis_slots = Some(1)).await;
+    let addr = server.addr;
+    // Four searches of 0.8 s on one place: the last ends after about 3.2 s, well before the 5 s a request waits.
+    let long = json!({"game": "chess", "think_ms": 800});
+    let busy: Vec<_> = (0..parlor_server::analysis::PER_ADDRESS)
+        .map(|_| {
+            let long = long.clone();
+            tokio::spawn(async move {
+                http_from(
+                    addr,
+                    "POST",
+                    "/api/analysis",
+                    Some(&long),
+                    None,
+                    Some("203.0.113.7"),
+                )
+                .await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    let (status, body) = http_from(
+        addr,
+        "POST",
+        "/api/analysis",
+        Some(&long),
+        None,
+        Some("203.0.113.7"),
+    )
+    .await;
+    assert_eq!((status, body["error"].as_str()), (429, Some("busy")));
+    assert!(started.elapsed() < Duration::from_millis(500), "refused at once");
+    // Another address waits for the place (behind the four) and is served.
+    let quick = json!({"game": "chess", "think_ms": 50});
+    let other = tokio::spawn(async move {
+        http_from(
+            addr,
+            "POST",
+            "/api/analysis",
+            Some(&quick),
+            None,
+            Some("198.51.100.9"),
+        )
+        .await
+    });
+    for b in busy {
+        let (status, _) = b.await.unwrap();
+        assert!(status == 200 || status == 429, "{status}");
+    }
+    assert_eq!(other.await.unwrap().0, 200);
     server.stop().await;
 }
