@@ -32,12 +32,14 @@ async function resign(page) {
 }
 
 /** Open the replay, ask for the review, and check everything it shows against the review's JSON. */
-async function checkReview(page, id, game) {
+async function checkReview(page, id, game, { done = false } = {}) {
   await page.goto(`/game/${id}`);
-  await page.waitForSelector('[data-action="review"]');
-  assert.equal(await page.locator('#review-graph').count(), 0, 'nothing reviewed before it is asked for');
-  await page.click('[data-action="review"]');
-  await page.waitForSelector('#review-progress');
+  if (!done) {
+    await page.waitForSelector('[data-action="review"]');
+    assert.equal(await page.locator('#review-graph').count(), 0, 'nothing reviewed before it is asked for');
+    await page.click('[data-action="review"]');
+    await page.waitForSelector('#review-progress');
+  }
   await page.waitForSelector('#review-graph', { timeout: 90000 });
   assert.equal(await page.locator('#review-progress').count(), 0, 'the progress makes way for the review');
   const body = await page.evaluate(async (gid) => (await fetch(`/api/game/${gid}/review`)).json(), id);
@@ -156,7 +158,11 @@ test('review of a checkers game on a phone, and a review asked of a game still b
     await waitPath(p.page, '^/table/');
     for (let i = 0; i < 3; i++) await move(p.page);
     const id = await resign(p.page);
-    await checkReview(p.page, id, 'draughts/english');
+    // The finished table offers the review: its link opens the replay and starts it at once.
+    await p.page.click('[data-action="review-game"]');
+    await waitPath(p.page, `^/game/${id}`);
+    await p.page.waitForSelector('#review-graph', { timeout: 90000 });
+    await checkReview(p.page, id, 'draughts/english', { done: true });
     const fit = await p.page.evaluate(() => ({ overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       graph: document.querySelector('#review-graph').getBoundingClientRect().width,
       wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)

@@ -164,7 +164,7 @@ function mountReplay(app, main, id) {
     fillMoves(movesBox, asModel(), ply, go);
     // Only a finished game is reviewed.
     if (!panel && data.outcome) {
-      panel = new ReviewPanel(id, { who, onPly: (n) => go(n), onReview: () => { markMoves(page.querySelector('#moves'), panel.review); go(ply); } });
+      panel = new ReviewPanel(id, { who, autostart: new URLSearchParams(location.search).has('review'), onPly: (n) => go(n), onReview: () => { markMoves(page.querySelector('#moves'), panel.review); go(ply); } });
     } else if (panel) panel.render();
     if (panel && panel.review) markMoves(movesBox, panel.review);
     replace(page,

@@ -81,7 +81,8 @@ export function errorText(prefix, code, params) {
 }
 
 /** A finished game's review box: asks for a review, polls its progress, then shows the graph and a summary per
- * player. opts {who(seat) -> name and colour, onPly(ply), onReview(review)}. */
+ * player. opts {who(seat) -> name and colour, onPly(ply), onReview(review), autostart (ask for the review when
+ * there is none yet)}. */
 export class ReviewPanel {
   constructor(id, opts) {
     this.id = id;
@@ -103,6 +104,15 @@ export class ReviewPanel {
       this.body = body;
       this.error = null;
       this.phase = reviewPhase(body);
+      if (this.phase === 'none' && method === 'GET' && this.opts.autostart) {
+        // Opened from the table's "Review" link: ask at once.
+        this.opts.autostart = false;
+        this.phase = 'waiting';
+        this.body = { state: 'queued', done: 0, total: 0, ahead: 0 };
+        this.render();
+        this.ask('POST');
+        return;
+      }
       if (this.phase === 'done') {
         this.review = body.review;
         this.render();

@@ -385,6 +385,7 @@ export function mount(app, main, params) {
     }
     if (g && g.outcome && g.id) {
       const fam = familyOf(model.spec.game);
+      actions.appendChild(h('a', { class: 'button', href: `/game/${encodeURIComponent(g.id)}?review=1`, 'data-action': 'review-game' }, t('review.button')));
       actions.appendChild(h('a', { class: 'button', href: `/api/game/${encodeURIComponent(g.id)}/export`, download: '', 'data-action': 'download' }, t(EXPORT_KEY[fam])));
     }
     actions.appendChild(button('flip', t('table.flip'), () => { flipped = !flipped; render(); }));
