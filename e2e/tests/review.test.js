@@ -46,6 +46,10 @@ async function checkReview(page, id, game, { done = false } = {}) {
   assert.equal(body.state, 'done');
   const r = body.review;
   assert.equal(r.game, game);
+  // The game can be downloaded with the review's evaluations as comments.
+  const href = await page.getAttribute('[data-action="download-review"]', 'href');
+  const text = await page.evaluate(async (url) => (await fetch(url)).text(), href);
+  assert.match(text, game === 'chess4' ? /\{Values: R / : /\{\[%eval /, text);
   assert.equal(r.positions.length, r.moves.length + 1);
 
   // The graph: a line through every position (four lines in four-player chess, in the armies' colours).

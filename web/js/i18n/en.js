@@ -320,6 +320,7 @@ export default {
 
 'review.title': 'Computer review',
 'review.button': 'Review with the computer',
+'review.download': 'Download with the computer’s comments',
 'review.starting': 'Starting the review…',
 'review.queued': 'Waiting: {n} reviews come first.',
 'review.running': 'Analysing: {d} of {n} positions',

@@ -319,6 +319,7 @@ export default {
 
 'review.title': 'संगणकाचा आढावा',
 'review.button': 'संगणकाकडून डावाचा आढावा घ्या',
+'review.download': 'संगणकाच्या टिपांसह डाउनलोड करा',
 'review.starting': 'आढावा सुरू होत आहे…',
 'review.queued': 'थांबा: आधी आणखी {n} डावांचा आढावा होईल.',
 'review.running': 'तपासणी चालू: {n} पैकी {d} स्थिती',

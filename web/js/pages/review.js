@@ -130,7 +130,8 @@ export class ReviewPanel {
     const head = h('h2', {}, t('review.title'));
     if (this.phase === 'done') {
       this.graph = new EvalGraph(this.review, { label: t('review.graph'), onPly: this.opts.onPly });
-      replace(this.box, head, h('div', { class: 'graph-box' }, this.graph.svg), this.summary());
+      replace(this.box, head, h('div', { class: 'graph-box' }, this.graph.svg), this.summary(),
+        h('a', { class: 'button', href: `/api/game/${encodeURIComponent(this.id)}/export?review=1`, download: '', 'data-action': 'download-review' }, t('review.download')));
       return;
     }
     const button = h('button', { type: 'button', class: 'primary', 'data-action': 'review', onclick: () => { this.phase = 'waiting'; this.body = { state: 'queued', done: 0, total: 0, ahead: 0 }; this.render(); this.ask('POST'); } },
