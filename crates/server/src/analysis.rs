@@ -172,7 +172,21 @@ impl Position {
             }
             _ => None,
         };
-        let view = EvalView::of(self.game.as_ref(), &evaluation);
+        // The best line is written by playing it: on a game ended by an event (a resignation), from a fresh game
+        // of the same position, which takes moves.
+        let view = if self.game.turn().is_none() && evaluation.best.is_some() {
+            let setup = GameSetup {
+                game: kind.to_string(),
+                start: Some(self.game.position_text()),
+                first: 0,
+                mandatory_capture: self.mandatory_capture,
+                move_limit: None,
+            };
+            let fresh = setup.new_game().unwrap_or_else(|_| self.game.clone());
+            EvalView::of(fresh.as_ref(), &evaluation)
+        } else {
+            EvalView::of(self.game.as_ref(), &evaluation)
+        };
         Ok(Looked {
             evaluation,
             view,

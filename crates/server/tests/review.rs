@@ -178,6 +178,8 @@ async fn a_live_game_is_not_reviewed_and_a_draughts_game_is() {
     assert_eq!(positions.len(), 3);
     // The position after a resignation is still the engine's to judge: it has a best move.
     assert!(positions[2]["best"].is_string(), "{review}");
+    assert!(positions[2]["best_display"].is_string(), "{review}");
+    assert!(!positions[2]["pv"].as_array().unwrap().is_empty(), "{review}");
     assert!(positions.iter().all(|p| p["eval"].as_array().unwrap().len() == 2));
     server.stop().await;
 }
