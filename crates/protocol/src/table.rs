@@ -100,7 +100,7 @@ pub enum SeatSpec {
     Open,
     /// The creator sits here.
     Me,
-    /// A CPU player at this level (`easy`, `medium`, `hard`).
+    /// A CPU player at this level (`1` to `8`; `easy`, `medium`, `hard` are 2, 5 and 8).
     Cpu {
         /// The level.
         level: String,
