@@ -24,6 +24,11 @@ async fn http(
     http_from(addr, method, path, body, origin, None).await
 }
 
+/// A same-site POST of a JSON body: (status, JSON body).
+async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    http(addr, "POST", path, Some(&body), None).await
+}
+
 /// As [`http`], through the local proxy for the client `forwarded` (`X-Forwarded-For`) if given.
 async fn http_from(
     addr: SocketAddr,
@@ -190,12 +195,10 @@ async fn the_analysis_board_answers_positions_and_refuses_bad_ones() {
     let addr = server.addr;
     // White mates in one.
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
-    let (status, body) = http(
+    let (status, body) = post(
         addr,
-        "POST",
         "/api/analysis",
-        Some(&json!({"game": "chess", "start": fen, "think_ms": 100})),
-        None,
+        json!({"game": "chess", "start": fen, "think_ms": 100}),
     )
     .await;
     assert_eq!(status, 200, "{body}");
@@ -211,12 +214,10 @@ async fn the_analysis_board_answers_positions_and_refuses_bad_ones() {
             .any(|m| m["wire"] == "h5f7")
     );
     // The mate played: over, no evaluation, no legal move.
-    let (status, body) = http(
+    let (status, body) = post(
         addr,
-        "POST",
         "/api/analysis",
-        Some(&json!({"game": "chess", "start": fen, "moves": ["h5f7"]})),
-        None,
+        json!({"game": "chess", "start": fen, "moves": ["h5f7"]}),
     )
     .await;
     assert_eq!(status, 200);
@@ -224,28 +225,24 @@ async fn the_analysis_board_answers_positions_and_refuses_bad_ones() {
     assert!(body["eval"].is_null() && body["turn"].is_null());
     assert_eq!(body["moves"][0]["display"], "Qxf7#");
     // Bad input gets a reason.
-    let (status, body) = http(
+    let (status, body) = post(
         addr,
-        "POST",
         "/api/analysis",
-        Some(&json!({"game": "chess", "moves": ["e2e4", "e2e4"]})),
-        None,
+        json!({"game": "chess", "moves": ["e2e4", "e2e4"]}),
     )
     .await;
     assert_eq!(
         (status, body["error"].as_str(), body["ply"].as_u64()),
         (400, Some("bad_move"), Some(2))
     );
-    let (status, body) = http(
+    let (status, body) = post(
         addr,
-        "POST",
         "/api/analysis",
-        Some(&json!({"game": "chess", "start": "8/8/8 w"})),
-        None,
+        json!({"game": "chess", "start": "8/8/8 w"}),
     )
     .await;
     assert_eq!((status, body["error"].as_str()), (400, Some("bad_position")));
-    let (status, body) = http(addr, "POST", "/api/analysis", Some(&json!({"game": "go"})), None).await;
+    let (status, body) = post(addr, "/api/analysis", json!({"game": "go"})).await;
     assert_eq!((status, body["error"].as_str()), (400, Some("bad_game")));
     let (status, _) = http(
         addr,
@@ -257,47 +254,24 @@ async fn the_analysis_board_answers_positions_and_refuses_bad_ones() {
     .await;
     assert_eq!(status, 403);
     // Four-player chess: four values.
-    let (status, body) = http(
-        addr,
-        "POST",
-        "/api/analysis",
-        Some(&json!({"game": "chess4", "think_ms": 50})),
-        None,
-    )
-    .await;
+    let (status, body) = post(addr, "/api/analysis", json!({"game": "chess4", "think_ms": 50})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["eval"]["eval"].as_array().unwrap().len(), 4);
 
     // Imports: PGN and PDN through the rules crates' readers.
     let pgn = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 {a comment} Nc6 (2... d6) 3. Bb5 *";
-    let (status, body) = http(
-        addr,
-        "POST",
-        "/api/import",
-        Some(&json!({"game": "chess", "text": pgn})),
-        None,
-    )
-    .await;
+    let (status, body) = post(addr, "/api/import", json!({"game": "chess", "text": pgn})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["moves"], json!(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]));
-    let (status, body) = http(
+    let (status, body) = post(
         addr,
-        "POST",
         "/api/import",
-        Some(&json!({"game": "draughts/english", "text": "1. 11-15 23-19 2. 8-11 *"})),
-        None,
+        json!({"game": "draughts/english", "text": "1. 11-15 23-19 2. 8-11 *"}),
     )
     .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["moves"].as_array().unwrap().len(), 3);
-    let (status, body) = http(
-        addr,
-        "POST",
-        "/api/import",
-        Some(&json!({"game": "chess", "text": "1. e5"})),
-        None,
-    )
-    .await;
+    let (status, body) = post(addr, "/api/import", json!({"game": "chess", "text": "1. e5"})).await;
     assert_eq!((status, body["error"].as_str()), (400, Some("bad_import")));
     server.stop().await;
 }
