@@ -1,6 +1,6 @@
 // First load of a table link on a slow phone: Chromium with its network throttled to 150 ms round trips and
 // 1.6 Mbps down / 750 kbps up, and its CPU slowed four times, opens a table link as a first visit (no cache, no
-// cookie). The board with its pieces must show within 1.2 s (median of three visits), and the visit must download
+// cookie). The board with its pieces must show within 1.2 s (median of five visits), and the visit must download
 // less than 90 KB over HTTP. Prints each visit's figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { newPage } from '../lib/browser.js';
 
 const skip = !HAVE_SERVER && 'no parlor binary (build it or set PARLOR_BIN)';
 const PHONE = { width: 390, height: 844 };
-const VISITS = 3;
+const VISITS = 5;
 
 /** One first visit of `path`: ms from the start of navigation to a board with pieces, and the bytes moved. */
 async function visit(env, path, lang) {

@@ -91,12 +91,20 @@ test('every module parses (pages and the app too, which need a browser to run)',
   }
 });
 
-test('docs/web.md and the served Content-Security-Policy give the hash of the inline fallback script', () => {
+test('docs/web.md and the served Content-Security-Policy give the hashes of the two inline scripts', () => {
   const html = readFileSync(WEB + 'index.html', 'utf8');
   const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-  assert.equal(scripts.length, 1, 'one inline script');
+  assert.equal(scripts.length, 2, 'two inline scripts: the early socket and the fallback timer');
   assert.doesNotMatch(html, /\son[a-z]+="/, 'no inline event handlers');
-  const hash = 'sha256-' + createHash('sha256').update(scripts[0]).digest('base64');
-  assert.ok(readFileSync(WEB + '../docs/web.md', 'utf8').includes(hash), hash);
-  assert.ok(readFileSync(WEB + '../crates/server/src/headers.rs', 'utf8').includes(`'${hash}'`), hash);
+  for (const script of scripts) {
+    const hash = 'sha256-' + createHash('sha256').update(script).digest('base64');
+    assert.ok(readFileSync(WEB + '../docs/web.md', 'utf8').includes(hash), hash);
+    assert.ok(readFileSync(WEB + '../crates/server/src/headers.rs', 'utf8').includes(`'${hash}'`), hash);
+  }
+});
+
+test('the early socket says hello in the protocol the client speaks', async () => {
+  const { PROTOCOL } = await import(WEB + 'js/net/socket.js');
+  const html = readFileSync(WEB + 'index.html', 'utf8');
+  assert.ok(html.includes(`'{"t":"hello","protocol":${PROTOCOL}}'`), `the inline hello says protocol ${PROTOCOL}`);
 });

@@ -4,13 +4,13 @@
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::Response;
 
-/// Scripts, styles, fonts and connections only from the site itself, besides the page's one inline script (the
-/// fallback message when `app.js` does not start), allowed by its hash (`web/test/bundle.test.js` checks it
+/// Scripts, styles, fonts and connections only from the site itself, besides the page's two inline scripts (the
+/// early websocket, and the fallback message when `app.js` does not start), allowed by their hashes (`web/test/bundle.test.js` checks it
 /// matches `web/index.html`); no style attribute (the client sets styles through the CSSOM); images from the site and `data:` (the page's empty icon); the
 /// websocket is `connect-src 'self'` (CSP 3: same host, `ws:`/`wss:` included); no plugins, no `<base>`, and no
 /// framing by anyone (`frame-ancestors`, with `X-Frame-Options` for older browsers).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' \
-'sha256-7GuBTlBvMi9+8wkQwrRxQqd1+7KeWPwL6NcPVyDMCh0='; style-src 'self'; \
+'sha256-JwmDOTDADY2bA9fpyDvfYTfbe9W2OOCD2nMa/oxIqO4=' 'sha256-7GuBTlBvMi9+8wkQwrRxQqd1+7KeWPwL6NcPVyDMCh0='; style-src 'self'; \
 img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; \
 form-action 'self'; frame-ancestors 'none'";
 

@@ -24,6 +24,14 @@ export const UNAVAILABLE_GIVE_UP_MS = 15000;
 /** Codes after which the server closes the socket and retrying cannot help. */
 export const FATAL = new Set(['cookies_required', 'client_outdated']);
 
+/** The socket `web/index.html` opened to `url` before the scripts loaded ({socket, messages, closed}), once. */
+function takeEarlySocket(url) {
+  if (typeof window === 'undefined' || !window.parlorEarlySocket) return null;
+  const early = window.parlorEarlySocket;
+  window.parlorEarlySocket = null;
+  return early.socket.url === url ? early : (early.socket.close(), null);
+}
+
 /**
  * A connection. `url` of the websocket; `onMessage(msg)` for every server message; `onStatus(status, info)` with
  * status 'connecting' | 'open' | 'trouble' (info.retryInMs) | 'lost' | 'fatal' (info.code); `onWelcome(msg,
@@ -51,10 +59,13 @@ export class Connection {
     clearTimeout(this.timer);
     if (this.fatal) return;
     this.onStatus(this.troubleSince ? 'trouble' : 'connecting', { retryInMs: 0 });
-    if (typeof navigator !== 'undefined' && navigator.onLine === false) { this.scheduleRetry(); return; }
+    const early = takeEarlySocket(this.url);
+    if (!early && typeof navigator !== 'undefined' && navigator.onLine === false) { this.scheduleRetry(); return; }
     let ws;
-    try { ws = new WebSocket(this.url); } catch { this.scheduleRetry(); return; }
+    if (early) ws = early.socket;
+    else try { ws = new WebSocket(this.url); } catch { this.scheduleRetry(); return; }
     this.ws = ws;
+    // A socket the page opened early said hello when it opened; one still connecting says it here.
     ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', protocol: PROTOCOL }));
     ws.onmessage = (e) => {
       let msg;
@@ -87,6 +98,10 @@ export class Connection {
       this.scheduleRetry();
     };
     ws.onerror = () => { /* onclose follows */ };
+    if (early) {
+      for (const e of early.messages) ws.onmessage(e);
+      if (early.closed) ws.onclose();
+    }
   }
 
   scheduleRetry() {
