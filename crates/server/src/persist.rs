@@ -135,7 +135,10 @@ impl Persist {
                     tracing::error!(%error, "the store cannot write: moves are refused until it can");
                 }
             }
-            Err(_) => {}
+            // Another node holds the table: normal when a table moves, and the table stops here.
+            Err(StoreError::Fenced(_)) => {}
+            // One write refused (a key already stored, a row missing): this node's copy disagrees with the store.
+            Err(error) => tracing::warn!(%error, "the store refused a write"),
         }
         result
     }

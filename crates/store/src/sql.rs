@@ -58,6 +58,11 @@ mod tuning {
     pub const SQLITE_CHECKPOINT_PAUSE: Duration = Duration::from_millis(5);
     /// How long an operation waits for a free connection before failing.
     pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The PostgreSQL advisory lock every game write holds shared for its transaction, and a starting store takes
+    /// alone once: see [`super::AnyStore::open_postgres`].
+    pub const POSTGRES_WRITES_LOCK: i64 = 0x7061_726c_6f72; // "parlor"
+    /// The start of a game write on PostgreSQL: the transaction, holding [`POSTGRES_WRITES_LOCK`] shared.
+    pub const POSTGRES_BEGIN_WRITES: &str = "BEGIN; SELECT pg_advisory_xact_lock_shared(123563833847666)";
 }
 
 /// Whether a connection given back to the pool may be used again: only if it is outside any transaction.
@@ -185,6 +190,16 @@ impl AnyStore {
             .connect(url)
             .await?;
         migrator().run(&pool).await?;
+        // A process killed while it committed leaves its transaction to end in the database after it died: a
+        // restart that read the games before that would resume them one move short, and its next insert would
+        // collide with the late one. Every game write holds this lock shared until its transaction ends, so
+        // taking it alone once waits for all of them.
+        let mut settle = pool.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(tuning::POSTGRES_WRITES_LOCK)
+            .execute(&mut *settle)
+            .await?;
+        settle.commit().await?;
         Ok(AnyStore {
             read: pool.clone(),
             write: pool,
@@ -395,7 +410,11 @@ impl Store for AnyStore {
             return Ok(());
         }
         self.writable()?;
-        let mut tx = self.write.begin().await?;
+        let mut tx = match self.backend {
+            Backend::Sqlite => self.write.begin().await?,
+            // In the same round trip as the BEGIN.
+            Backend::Postgres => self.write.begin_with(tuning::POSTGRES_BEGIN_WRITES).await?,
+        };
         let mut rest = batch;
         while !rest.is_empty() {
             // A run of moves (what group commit gathers) goes in multi-row inserts: one round trip per chunk.
@@ -1305,6 +1324,12 @@ fn rating_from_row(row: &AnyRow) -> Result<Rating, sqlx::Error> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn a_game_write_on_postgres_holds_the_writes_lock() {
+        let lock = format!("pg_advisory_xact_lock_shared({})", tuning::POSTGRES_WRITES_LOCK);
+        assert!(tuning::POSTGRES_BEGIN_WRITES.ends_with(&lock));
+    }
 
     #[test]
     fn seats_name_players_by_string_or_player_field() {

@@ -159,6 +159,35 @@ async fn kill_mid_stream_keeps_every_acknowledged_move_sqlite() {
     }
 }
 
+/// A game write still ending in PostgreSQL (a process killed while it committed: its transaction ends after it)
+/// holds the store's writes lock shared; a store opening now waits for it before anything reads the games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set PARLOR_TEST_POSTGRES and run with --ignored (.ci/run does)"]
+async fn a_store_opens_after_the_game_writes_in_progress_postgres() {
+    let url = std::env::var("PARLOR_TEST_POSTGRES").expect("PARLOR_TEST_POSTGRES must hold a PostgreSQL URL");
+    sqlx::any::install_default_drivers();
+    // The lock of the store's game writes (crates/store/src/sql.rs), as a dying writer's transaction holds it.
+    let mut writer = sqlx::AnyConnection::connect(&url).await.unwrap();
+    let mut tx = writer.begin().await.unwrap();
+    sqlx::query("SELECT pg_advisory_xact_lock_shared($1)")
+        .bind(0x7061_726c_6f72_i64)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let opening = tokio::spawn(async move { AnyStore::open(&url).await.map(|_| ()) });
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert!(
+        !opening.is_finished(),
+        "the store opened while a game write was still in progress"
+    );
+    tx.commit().await.unwrap();
+    tokio::time::timeout(std::time::Duration::from_secs(10), opening)
+        .await
+        .expect("the store opens once the write has ended")
+        .unwrap()
+        .unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL: set PARLOR_TEST_POSTGRES and run with --ignored (.ci/run does)"]
 async fn kill_mid_stream_keeps_every_acknowledged_move_postgres() {
