@@ -163,16 +163,17 @@ struct MatchArgs {
     /// chess, draughts/<variant> or chess4.
     #[arg(long, default_value = "chess")]
     game: String,
-    /// First player: a level (1 to 8, or easy, medium, hard), random, or an external UCI engine command.
+    /// First player: a level (1 to 8, or easy, medium, hard), random, an external UCI engine's command (chess),
+    /// or `hub:` and a Hub engine's command (International draughts; the program starts in its own folder).
     #[arg(long)]
     a: String,
     /// Second player, as --a.
     #[arg(long)]
     b: String,
-    /// UCI options for an external --a engine, `Name=value` (repeatable).
+    /// Options for an external --a engine, `Name=value` (repeatable): UCI `setoption`, Hub `set` / `set-param`.
     #[arg(long = "a-option")]
     a_options: Vec<String>,
-    /// UCI options for an external --b engine, `Name=value` (repeatable).
+    /// Options for an external --b engine, as --a-option.
     #[arg(long = "b-option")]
     b_options: Vec<String>,
     /// Games to play (colours alternate).

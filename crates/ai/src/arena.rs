@@ -5,6 +5,7 @@
 use crate::request::{Level, Limit, Request};
 use crate::rng::Rng;
 use crate::{Engine, chess::Root};
+use parlor_draughts::DraughtsVariant;
 use parlor_game::{GameKind, Outcome, Rules, Seat};
 use shakmaty::Position as _;
 use std::io::{BufRead, BufReader, Write};
@@ -33,6 +34,14 @@ pub enum ArenaError {
     /// The opening file has a line that is not `name: moves`, or a move that is not legal.
     #[error("opening `{0}` is not valid")]
     BadOpening(String),
+    /// The player does not play this game (an outside engine speaks one game's protocol).
+    #[error("player `{player}` plays {plays} only")]
+    WrongGame {
+        /// The player as given.
+        player: String,
+        /// The game it plays.
+        plays: &'static str,
+    },
     /// There is no match runner for this game yet.
     #[error("no match runner for {0} yet")]
     Unsupported(GameKind),
@@ -52,10 +61,19 @@ pub enum PlayerSpec {
         /// `(name, value)` pairs sent as `setoption name N value V`.
         options: Vec<(String, String)>,
     },
+    /// An external International draughts engine over the Hub protocol (either version), written
+    /// `hub:<command>`: the program and its arguments, and parameters it is given before `init`.
+    Hub {
+        /// Program and arguments, split on whitespace.
+        command: String,
+        /// `(name, value)` pairs sent as `set` (first version) or `set-param` (second).
+        options: Vec<(String, String)>,
+    },
 }
 
 impl PlayerSpec {
-    /// `easy`, `medium`, `hard`, `random`, or an engine command (with `options` as `Name=value`).
+    /// `easy`, `medium`, `hard`, `random`, a UCI engine's command, or `hub:` and a Hub engine's command (with
+    /// `options` as `Name=value`).
     ///
     /// # Errors
     /// [`ArenaError::BadPlayer`] for an empty spec or an option without `=`.
@@ -78,9 +96,16 @@ impl PlayerSpec {
                     .ok_or_else(|| ArenaError::BadPlayer(format!("{spec} option {o}")))
             })
             .collect::<Result<_, _>>()?;
-        Ok(PlayerSpec::Uci {
-            command: spec.to_owned(),
-            options,
+        Ok(match spec.strip_prefix("hub:") {
+            Some(command) if !command.trim().is_empty() => PlayerSpec::Hub {
+                command: command.trim().to_owned(),
+                options,
+            },
+            Some(_) => return Err(ArenaError::BadPlayer(spec.to_owned())),
+            None => PlayerSpec::Uci {
+                command: spec.to_owned(),
+                options,
+            },
         })
     }
 
@@ -99,10 +124,14 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Level(l) => l.to_string(),
             PlayerSpec::Random => "random".to_owned(),
-            PlayerSpec::Uci { command, options } => {
+            PlayerSpec::Uci { command, options } | PlayerSpec::Hub { command, options } => {
                 let opts: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                let command = match self {
+                    PlayerSpec::Hub { .. } => format!("hub:{command}"),
+                    _ => command.clone(),
+                };
                 if opts.is_empty() {
-                    command.clone()
+                    command
                 } else {
                     format!("{command} [{}]", opts.join(", "))
                 }
@@ -417,6 +446,12 @@ fn make_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, ArenaErr
         }),
         PlayerSpec::Random => Box::new(RandomMover(Rng::new(seed))),
         PlayerSpec::Uci { command, options } => Box::new(External::start(command, options)?),
+        PlayerSpec::Hub { command, .. } => {
+            return Err(ArenaError::WrongGame {
+                player: format!("hub:{command}"),
+                plays: "International draughts",
+            });
+        }
     })
 }
 
@@ -536,18 +571,20 @@ pub fn run_match(
     crate::arena::gather(rx, handles, &mut progress)
 }
 
-/// A player of the draughts and four-player matches: one of our levels, or a random mover (external engines
-/// speak UCI, so they play chess only).
+/// A player of the draughts and four-player matches: one of our levels, a random mover, or (International
+/// draughts) an outside engine over Hub.
 pub(crate) enum LocalPlayer {
     /// Our engine at a level, with its own seed for the level's noise.
     Ours(Box<Engine>, Level, crate::rng::Rng),
     /// A uniformly random legal move.
     Random(crate::rng::Rng),
+    /// An outside International draughts engine.
+    Hub(Box<crate::draughts::hub_engine::HubEngine>),
 }
 
 impl LocalPlayer {
     /// The player a spec names.
-    pub(crate) fn new(spec: &PlayerSpec, seed: u64) -> Result<LocalPlayer, ArenaError> {
+    pub(crate) fn new(spec: &PlayerSpec, game: GameKind, seed: u64) -> Result<LocalPlayer, ArenaError> {
         match spec {
             PlayerSpec::Level(level) => Ok(LocalPlayer::Ours(
                 Box::new(Engine::new()),
@@ -555,17 +592,33 @@ impl LocalPlayer {
                 crate::rng::Rng::new(seed),
             )),
             PlayerSpec::Random => Ok(LocalPlayer::Random(crate::rng::Rng::new(seed))),
-            PlayerSpec::Uci { command, .. } => Err(ArenaError::BadPlayer(format!(
-                "{command} (external engines play chess only)"
-            ))),
+            PlayerSpec::Uci { command, .. } => Err(ArenaError::WrongGame {
+                player: command.clone(),
+                plays: "chess",
+            }),
+            PlayerSpec::Hub { command, options } => match game {
+                GameKind::Draughts(DraughtsVariant::International) => Ok(LocalPlayer::Hub(Box::new(
+                    crate::draughts::hub_engine::HubEngine::start(command, options)?,
+                ))),
+                _ => Err(ArenaError::WrongGame {
+                    player: format!("hub:{command}"),
+                    plays: "International draughts",
+                }),
+            },
         }
     }
 
     /// Forgets what the engine learnt in the last game.
-    pub(crate) fn new_game(&mut self) {
-        if let LocalPlayer::Ours(engine, ..) = self {
-            engine.new_game();
+    ///
+    /// # Errors
+    /// [`ArenaError::Engine`] when an outside engine cannot be told.
+    pub(crate) fn new_game(&mut self) -> Result<(), ArenaError> {
+        match self {
+            LocalPlayer::Ours(engine, ..) => engine.new_game(),
+            LocalPlayer::Random(_) => {}
+            LocalPlayer::Hub(engine) => engine.new_game()?,
         }
+        Ok(())
     }
 
     /// A move for the side to move in `game`, whose moves so far are `moves`.
@@ -598,6 +651,7 @@ impl LocalPlayer {
                         reason: "no legal move".to_owned(),
                     })
             }
+            LocalPlayer::Hub(engine) => engine.choose(moves, cfg.movetime),
         }
     }
 }
@@ -670,6 +724,32 @@ pub fn print_chess_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary,
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn players_read_as_levels_uci_or_hub_engines() {
+        assert_eq!(
+            PlayerSpec::parse("7", &[]).unwrap(),
+            PlayerSpec::Level(Level::new(7).unwrap())
+        );
+        let options = ["book=false".to_owned()];
+        let hub = PlayerSpec::parse("hub:/opt/scan/scan hub", &options).unwrap();
+        assert_eq!(
+            hub,
+            PlayerSpec::Hub {
+                command: "/opt/scan/scan hub".to_owned(),
+                options: vec![("book".to_owned(), "false".to_owned())],
+            }
+        );
+        assert_eq!(hub.label(), "hub:/opt/scan/scan hub [book=false]");
+        assert!(matches!(
+            PlayerSpec::parse("/usr/games/stockfish", &[]).unwrap(),
+            PlayerSpec::Uci { .. }
+        ));
+        assert!(matches!(
+            PlayerSpec::parse("hub: ", &[]),
+            Err(ArenaError::BadPlayer(_))
+        ));
+    }
 
     #[test]
     fn openings_are_legal() {

@@ -132,7 +132,7 @@ fn play_game(
     cfg: &MatchConfig,
 ) -> Result<Record4, ArenaError> {
     for p in players.iter_mut() {
-        p.new_game();
+        p.new_game()?;
     }
     let open = opening(cfg.seed, index / 4);
     let options = Options {
@@ -221,7 +221,7 @@ pub fn run_match(
                 let players: Result<Vec<Player>, ArenaError> = (0..4)
                     .map(|s| {
                         let spec = if s == a_seat.index() { &cfg.a } else { &cfg.b };
-                        Player::new(spec, seed ^ (index as u64) << 8 ^ s as u64)
+                        Player::new(spec, cfg.game, seed ^ (index as u64) << 8 ^ s as u64)
                     })
                     .collect();
                 let record = players.and_then(|mut p| play_game(&mut p, index, a_seat, &cfg));

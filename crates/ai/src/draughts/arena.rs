@@ -35,8 +35,8 @@ fn play_game(
     opening: &[String],
     cfg: &MatchConfig,
 ) -> Result<(f64, String, Vec<String>), ArenaError> {
-    first.new_game();
-    second.new_game();
+    first.new_game()?;
+    second.new_game()?;
     let mut game = Game::new(variant, Options::default());
     for m in opening {
         game.play(m)
@@ -90,7 +90,8 @@ pub fn run_match(
         let (next, tx, cfg) = (Arc::clone(&next), tx.clone(), cfg.clone());
         handles.push(std::thread::spawn(move || {
             let seed = cfg.seed ^ (w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let players = Player::new(&cfg.a, seed).and_then(|a| Ok((a, Player::new(&cfg.b, seed ^ 1)?)));
+            let players = Player::new(&cfg.a, cfg.game, seed)
+                .and_then(|a| Ok((a, Player::new(&cfg.b, cfg.game, seed ^ 1)?)));
             let (mut a, mut b) = match players {
                 Ok(p) => p,
                 Err(e) => {

@@ -16,6 +16,8 @@ pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod hub;
+#[cfg(feature = "tools")]
+pub mod hub_engine;
 pub(crate) mod search;
 
 use crate::clock::{Budget, Timer};

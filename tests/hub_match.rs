@@ -1,0 +1,97 @@
+//! `parlor match` against outside International draughts engines over Hub: the second version of the protocol
+//! with our own `parlor hub` as the engine, and the first with Scan 2.0 (`PARLOR_TEST_SCAN` names its program,
+//! built from ../shared/anchors/scan-2.0; ignored unless asked for, as .ci/run does when that folder is there).
+#![allow(clippy::unwrap_used)]
+
+use std::process::Command;
+
+const PARLOR: &str = env!("CARGO_BIN_EXE_parlor");
+
+/// Runs `parlor match` with `args`; returns whether it succeeded, its output and its error output.
+fn run_match(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(PARLOR).arg("match").args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The W, D and L of the summary line of a match of `games` games.
+fn tally(stdout: &str, games: usize) -> [usize; 3] {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.contains(&format!("({games} games)")))
+        .unwrap_or_else(|| panic!("no summary of {games} games in:\n{stdout}"));
+    let number = |tag: &str| -> usize {
+        let rest = &line[line.find(&format!(" {tag} ")).unwrap() + tag.len() + 2..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    [number("W"), number("D"), number("L")]
+}
+
+#[test]
+fn a_match_against_parlor_hub_speaks_the_second_version() {
+    let engine = format!("hub:{PARLOR} hub");
+    let (ok, stdout, stderr) = run_match(&[
+        "--game",
+        "draughts/international",
+        "--a",
+        "easy",
+        "--b",
+        &engine,
+        "--b-option",
+        "level=hard",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--concurrency",
+        "1",
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
+    // Every game ended by the rules, none by an illegal or unreadable move.
+    assert!(!stderr.contains("illegal"), "{stderr}");
+}
+
+#[test]
+fn a_hub_engine_is_refused_for_other_games_with_the_reason() {
+    let engine = format!("hub:{PARLOR} hub");
+    for game in ["draughts/english", "chess", "chess4"] {
+        let (ok, stdout, stderr) =
+            run_match(&["--game", game, "--a", "easy", "--b", &engine, "--games", "2"]);
+        assert!(!ok, "{game}: {stdout}");
+        assert!(
+            stderr.contains("plays International draughts only"),
+            "{game}: {stderr}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs Scan 2.0: set PARLOR_TEST_SCAN to its program and run with --ignored (.ci/run does)"]
+fn a_match_against_scan_speaks_the_first_version() {
+    let scan = std::env::var("PARLOR_TEST_SCAN").expect("PARLOR_TEST_SCAN must name Scan 2.0's program");
+    let engine = format!("hub:{scan} hub");
+    let (ok, stdout, stderr) = run_match(&[
+        "--game",
+        "draughts/international",
+        "--a",
+        "hard",
+        "--b",
+        &engine,
+        "--b-option",
+        "book=false",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--concurrency",
+        "1",
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
+    assert!(!stderr.contains("illegal"), "{stderr}");
+}
