@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | start | `hub` ... `wait`; `set <name> <value>`; `init` -> `ready` | `hub` ... `wait`; `set-param name=.. value=..`; `init` -> `ready` |
 //! | a game | `new` | `new-game` |
-//! | a move | `pos w<50 squares>`, `time <ms>`, `go` -> `move <move> [ponder]` | `pos pos=W<50 squares>`, `level move-time=<s>`, `go think` -> `done move=<move>` |
+//! | a move | `pos w<50 squares>`, `time <ms>`, `go` -> `move <move> [ponder]` | `pos pos=W<50 squares> moves="..."` (the start and the game's moves), `level move-time=<s>`, `go think` -> `done move=<move>` |
 //!
 //! Squares 1 to 50 are written `w`/`b` for men, `W`/`B` for kings and `e` when empty; a move is `from-to`, or
 //! `fromxto` then `x` and each captured square. The engine's program starts in its own folder (Scan reads its
@@ -15,7 +15,6 @@
 use super::hub::{hub_move, parse_hub_move, parse_line};
 use crate::arena::ArenaError;
 use parlor_draughts::{Color, DraughtsVariant, Game, Options, Position};
-use parlor_game::Rules as _;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -125,9 +124,17 @@ impl HubEngine {
     /// legal.
     pub fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError> {
         let mut game = Game::new(DraughtsVariant::International, Options::default());
-        for m in moves {
-            game.play(m)
-                .map_err(|e| self.err(format!("move {m} does not replay: {e}")))?;
+        // The second version takes the start and the moves (the engine sees repetitions and the no-progress
+        // count); the first, the position alone.
+        let mut hub_moves = Vec::with_capacity(moves.len());
+        for text in moves {
+            let m = game
+                .position()
+                .parse_move(text)
+                .map_err(|e| self.err(format!("move {text} does not replay: {e}")))?;
+            hub_moves.push(hub_move(game.position(), m));
+            game.play_move(m)
+                .map_err(|e| self.err(format!("move {text} does not replay: {e}")))?;
         }
         let pos = game.position();
         match self.version {
@@ -137,7 +144,13 @@ impl HubEngine {
                 self.send("go")?;
             }
             HubVersion::Second => {
-                self.send(&format!("pos pos={}", hub_squares(pos, self.version)))?;
+                let start = Position::start(DraughtsVariant::International);
+                let start = hub_squares(&start, self.version);
+                if hub_moves.is_empty() {
+                    self.send(&format!("pos pos={start}"))?;
+                } else {
+                    self.send(&format!("pos pos={start} moves=\"{}\"", hub_moves.join(" ")))?;
+                }
                 self.send(&format!("level move-time={:.3}", movetime.as_secs_f64()))?;
                 self.send("go think")?;
             }
