@@ -12,11 +12,12 @@
 //! - [`params`]: every number of the searches, levels and clock.
 //! - [`clock`]: the time budget from a table's clock, and the timer the search asks.
 //! - [`tt`]: the transposition table (generic over the move type).
+//! - `driver`: the iterative deepening, aspiration windows and best-so-far the three engines share.
 //! - [`chess`]: evaluation, static exchange evaluation and search for chess.
 //! - [`draughts`]: evaluation and search for the four draughts variants.
 //! - [`chess4`]: evaluation and paranoid search for four-player chess.
 //! - [`uci`]: the UCI protocol loop (`parlor uci`).
-//! - [`arena`]: matches between levels, a random mover and external UCI engines (`parlor match`), with Elo.
+//! - [`arena`]: matches between levels, a random mover and outside engines (UCI, Hub) (`parlor match`), with Elo.
 //! - [`bench`]: node counts at fixed depth (`parlor bench search`) and the timing check (`parlor bench clock`).
 //! - [`rng`]: a small seeded random generator.
 
@@ -29,6 +30,7 @@ pub mod chess;
 pub mod chess4;
 pub mod clock;
 pub mod draughts;
+pub(crate) mod driver;
 pub mod level;
 #[cfg(feature = "tools")]
 pub mod matches;

@@ -435,6 +435,8 @@ pub const DRAUGHTS_LMR_DIVISOR: f64 = 2.0;
 pub const DRAUGHTS_ASPIRATION_MIN_DEPTH: i32 = 5;
 /// See [`DRAUGHTS_ASPIRATION_MIN_DEPTH`]; doubled after each failure.
 pub const DRAUGHTS_ASPIRATION_WINDOW: i32 = 20;
+/// A window wider than this (after failures) gives way to the full window.
+pub const DRAUGHTS_ASPIRATION_WIDEST: i32 = 400;
 /// Nodes between two looks at the clock (a power of two); draughts nodes take well under a microsecond.
 pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
 

@@ -17,6 +17,7 @@ use super::nn;
 use super::see::see_ge;
 use super::table::{self, SharedTt};
 use crate::clock::Timer;
+use crate::driver::{self, Pass, RootSearch};
 use crate::params::{self, LevelParams, MATE, MATE_BOUND, MAX_PLY};
 use crate::request::with_bonus;
 use crate::tt::{Bound, score_from_tt, score_to_tt};
@@ -149,13 +150,8 @@ fn hash_after_null(pos: &Chess, key: u64) -> u64 {
     h
 }
 
-/// What one completed iteration found.
-#[derive(Clone, Debug)]
-pub(crate) struct Iteration {
-    pub depth: i32,
-    pub score: i32,
-    pub pv: Vec<Move>,
-}
+/// A completed iteration.
+pub(crate) type Iteration = driver::Iteration<Move>;
 
 /// One search: the tables it borrows and the state of the tree walk.
 pub(crate) struct Search<'a> {
@@ -319,7 +315,7 @@ impl<'a> Search<'a> {
         root: &Chess,
         moves: &[Move],
         noise: &[i32],
-        mut report: impl FnMut(&Iteration, u64),
+        report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.history.age();
         self.root_turn = root.turn();
@@ -342,61 +338,24 @@ impl<'a> Search<'a> {
         if let Some(i) = order.iter().position(|(m, _)| table::is(*m, tt_move)) {
             order[..=i].rotate_right(1);
         }
-        let mut best: Option<Iteration> = None;
-        let max_depth = self.level.max_depth.min(params::MAX_DEPTH);
-        for depth in 1..=max_depth {
-            if depth > 1 && !self.timer.may_start_iteration(depth as u32, self.nodes) {
-                break;
-            }
-            if self.skip_odd_depths && depth > 1 && depth % 2 == 1 {
-                continue;
-            }
-            let mut window = params::ASPIRATION_WINDOW;
-            let (mut alpha, mut beta) = match &best {
-                Some(it) if depth >= params::ASPIRATION_MIN_DEPTH && it.score.abs() < MATE_BOUND => {
-                    (it.score - window, it.score + window)
-                }
-                _ => (-params::INFINITY, params::INFINITY),
-            };
-            loop {
-                let (score, improved) = self.root(root, &mut order, depth, alpha, beta);
-                if self.timer.is_stopped() {
-                    // A move that beat the previous best in a complete search of its own is kept.
-                    if improved && let Some(first) = self.pv[0].first().copied() {
-                        let keep = best.as_ref().is_none_or(|b| b.pv.first() != Some(&first));
-                        if keep && score > alpha {
-                            best = Some(Iteration {
-                                depth: depth - 1,
-                                score,
-                                pv: self.pv[0].clone(),
-                            });
-                        }
-                    }
-                    break;
-                }
-                if score <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - window).max(-params::INFINITY);
-                    window *= 2;
-                } else if score >= beta {
-                    beta = (score + window).min(params::INFINITY);
-                    window *= 2;
-                } else {
-                    let it = Iteration {
-                        depth,
-                        score,
-                        pv: self.pv[0].clone(),
-                    };
-                    report(&it, self.nodes);
-                    best = Some(it);
-                    break;
-                }
-            }
-            if self.timer.is_stopped() {
-                break;
-            }
-        }
-        best
+        let settings = driver::Settings {
+            max_depth: self.level.max_depth.min(params::MAX_DEPTH),
+            aspiration: Some(driver::Aspiration {
+                window: params::ASPIRATION_WINDOW,
+                min_depth: params::ASPIRATION_MIN_DEPTH,
+                widest: params::INFINITY,
+            }),
+            stop_when_decided: false,
+        };
+        driver::iterate(
+            &mut Root {
+                search: self,
+                root,
+                order,
+            },
+            &settings,
+            report,
+        )
     }
 
     /// Searches every root move; returns the best score and whether a move raised alpha (so `pv[0]` holds a
@@ -1342,6 +1301,36 @@ fn has_pieces(pos: &Chess) -> bool {
     let board = pos.board();
     let ours = board.by_color(pos.turn());
     (ours & !board.pawns() & !board.kings()).any()
+}
+
+/// The root of one search, as the driver walks it: the moves with their noise, best first.
+struct Root<'s, 'a> {
+    search: &'s mut Search<'a>,
+    root: &'s Chess,
+    order: Vec<(Move, i32)>,
+}
+
+impl RootSearch for Root<'_, '_> {
+    type Move = Move;
+
+    fn timer(&mut self) -> &mut Timer {
+        &mut self.search.timer
+    }
+
+    fn nodes(&self) -> u64 {
+        self.search.nodes
+    }
+
+    /// The helpers of a parallel search take every second depth, so that the threads spread over two depths.
+    fn takes_depth(&self, depth: i32) -> bool {
+        !(self.search.skip_odd_depths && depth > 1 && depth % 2 == 1)
+    }
+
+    fn pass(&mut self, depth: i32, alpha: i32, beta: i32) -> Pass<Move> {
+        let (score, improved) = self.search.root(self.root, &mut self.order, depth, alpha, beta);
+        let line = (improved && !self.search.pv[0].is_empty()).then(|| self.search.pv[0].clone());
+        Pass { score, line }
+    }
 }
 
 #[cfg(test)]

@@ -217,7 +217,9 @@ impl Chess4Engine {
         };
         let start = Instant::now();
         let best = search.run(pos, &moves, &noise, |it, nodes| {
-            report(&to_choice(it.depth, it.score, it.best, nodes, start.elapsed()));
+            if let Some(&m) = it.pv.first() {
+                report(&to_choice(it.depth, it.score, m, nodes, start.elapsed()));
+            }
         });
         if matches!(limit, Limit::Infinite) {
             while !search.timer().stop_flag() {
@@ -226,13 +228,15 @@ impl Chess4Engine {
         }
         let nodes = search.nodes;
         let elapsed = search.timer().elapsed();
-        Ok(match best {
-            Some(it) => to_choice(it.depth, it.score, it.best, nodes, elapsed),
-            None => {
-                let (m, score) = static_best(pos, &moves);
-                to_choice(0, score, m, nodes, elapsed)
-            }
-        })
+        Ok(
+            match best.and_then(|it| Some((it.depth, it.score, *it.pv.first()?))) {
+                Some((depth, score, m)) => to_choice(depth, score, m, nodes, elapsed),
+                None => {
+                    let (m, score) = static_best(pos, &moves);
+                    to_choice(0, score, m, nodes, elapsed)
+                }
+            },
+        )
     }
 }
 

@@ -8,6 +8,7 @@
 
 use super::eval::{drawn, evaluate, terminal};
 use crate::clock::Timer;
+use crate::driver::{self, Scored};
 use crate::params::{self, LevelParams};
 use crate::tt::{Bound, Tt};
 use parlor_chess4::game::FIFTY_MOVES;
@@ -17,16 +18,8 @@ use parlor_game::Seat;
 /// The history table, by from and to square (`file * 14 + rank`).
 pub(crate) type History = [[i32; 196]; 196];
 
-/// A completed iteration.
-#[derive(Clone, Debug)]
-pub(crate) struct Iteration {
-    /// The nominal depth.
-    pub depth: i32,
-    /// The score for the root seat (noise included).
-    pub score: i32,
-    /// The move chosen.
-    pub best: Move,
-}
+/// A completed iteration (its line is the move chosen).
+pub(crate) type Iteration = driver::Iteration<Move>;
 
 fn sq(s: parlor_chess4::Square) -> usize {
     usize::from(s.file()) * 14 + usize::from(s.rank())
@@ -121,69 +114,22 @@ impl<'a> Search<'a> {
         root: &Position,
         moves: &[Move],
         noise: &[i32],
-        mut report: impl FnMut(&Iteration, u64),
+        report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.tt.new_search();
         let mut order: Vec<usize> = (0..moves.len()).collect();
         // Captures first in the first iteration.
         order.sort_by_key(|&i| std::cmp::Reverse(victim(root, moves[i])));
-        let mut best: Option<Iteration> = None;
-        for depth in 1..=self.lp.max_depth.min(params::MAX_DEPTH) {
-            if !self.timer.may_start_iteration(depth as u32, self.nodes) {
-                break;
-            }
-            let mut alpha = -params::INFINITY;
-            let beta = params::INFINITY;
-            let mut best_here: Option<(usize, i32)> = None;
-            let mut scores = vec![-params::INFINITY; moves.len()];
-            for (n, &i) in order.iter().enumerate() {
-                let mut child = root.clone();
-                child.play_unchecked(moves[i]);
-                let bonus = noise[i];
-                let score = if n == 0 {
-                    self.search(&child, depth - 1, alpha - bonus, beta - bonus, 1) + bonus
-                } else {
-                    let s = self.search(&child, depth - 1, alpha - bonus, alpha - bonus + 1, 1) + bonus;
-                    if s > alpha && !self.timer.is_stopped() {
-                        self.search(&child, depth - 1, alpha - bonus, beta - bonus, 1) + bonus
-                    } else {
-                        s
-                    }
-                };
-                if self.timer.is_stopped() {
-                    break;
-                }
-                scores[i] = score;
-                if score > alpha {
-                    alpha = score;
-                    best_here = Some((i, score));
-                }
-            }
-            let stopped = self.timer.is_stopped();
-            if let Some((i, score)) = best_here
-                && (!stopped || best.as_ref().is_some_and(|b| b.best != moves[i]))
-            {
-                let it = Iteration {
-                    depth,
-                    score,
-                    best: moves[i],
-                };
-                if !stopped {
-                    report(&it, self.nodes);
-                }
-                best = Some(it);
-            }
-            if stopped {
-                break;
-            }
-            order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-            if let Some((i, _)) = best_here
-                && let Some(at) = order.iter().position(|&j| j == i)
-            {
-                order[..=at].rotate_right(1);
-            }
-        }
-        best
+        let settings = driver::Settings {
+            max_depth: self.lp.max_depth.min(params::MAX_DEPTH),
+            aspiration: None,
+            stop_when_decided: false,
+        };
+        driver::iterate(
+            &mut Scored::new(self, root, moves, noise, order),
+            &settings,
+            report,
+        )
     }
 
     fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
@@ -418,5 +364,64 @@ impl<'a> Search<'a> {
             }
         }
         best
+    }
+}
+
+impl driver::ScoredPass for Search<'_> {
+    type Move = Move;
+    type Position = Position;
+
+    fn timer(&mut self) -> &mut Timer {
+        &mut self.timer
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn root_pass(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        noise: &[i32],
+        order: &[usize],
+        depth: i32,
+        lo: i32,
+        beta: i32,
+    ) -> (Option<(usize, i32)>, Vec<i32>) {
+        let mut alpha = lo;
+        let mut best_here: Option<(usize, i32)> = None;
+        let mut scores = vec![-params::INFINITY; moves.len()];
+        for (n, &i) in order.iter().enumerate() {
+            let mut child = root.clone();
+            child.play_unchecked(moves[i]);
+            let bonus = noise[i];
+            let score = if n == 0 {
+                self.search(&child, depth - 1, alpha - bonus, beta - bonus, 1) + bonus
+            } else {
+                let s = self.search(&child, depth - 1, alpha - bonus, alpha - bonus + 1, 1) + bonus;
+                if s > alpha && !self.timer.is_stopped() {
+                    self.search(&child, depth - 1, alpha - bonus, beta - bonus, 1) + bonus
+                } else {
+                    s
+                }
+            };
+            if self.timer.is_stopped() {
+                break;
+            }
+            scores[i] = score;
+            if score > alpha {
+                alpha = score;
+                best_here = Some((i, score));
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        (best_here, scores)
+    }
+
+    fn line(&self, _root: &Position, first: Move, _depth: i32) -> Vec<Move> {
+        vec![first]
     }
 }

@@ -11,6 +11,7 @@
 
 use super::eval::{Geometry, evaluate};
 use crate::clock::Timer;
+use crate::driver::{self, Scored};
 use crate::params::{self, LevelParams};
 use crate::request::with_bonus;
 use crate::tt::{Bound, Tt, score_from_tt, score_to_tt};
@@ -33,15 +34,7 @@ fn tt_key(pos: &Position) -> u64 {
 pub(crate) type History = [[i32; 51]; 51];
 
 /// A completed iteration.
-#[derive(Clone, Debug)]
-pub(crate) struct Iteration {
-    /// The nominal depth.
-    pub depth: i32,
-    /// The score for the side to move (noise included for the levels that have it).
-    pub score: i32,
-    /// The best line, starting with the move chosen.
-    pub pv: Vec<Move>,
-}
+pub(crate) type Iteration = driver::Iteration<Move>;
 
 /// One search: the tables it shares with later searches, the clock, and its own bookkeeping.
 pub(crate) struct Search<'a> {
@@ -170,142 +163,24 @@ impl<'a> Search<'a> {
         root: &Position,
         moves: &[Move],
         noise: &[i32],
-        mut report: impl FnMut(&Iteration, u64),
+        report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.tt.new_search();
-        let mut order: Vec<usize> = (0..moves.len()).collect();
-        let mut best: Option<Iteration> = None;
-        let max_depth = self.lp.max_depth.min(params::MAX_DEPTH);
-        for depth in 1..=max_depth {
-            if !self.timer.may_start_iteration(depth as u32, self.nodes) {
-                break;
-            }
-            // Aspiration: a window around the last score, widened when the score falls outside it.
-            let mut window = params::DRAUGHTS_ASPIRATION_WINDOW;
-            let (mut lo, mut hi) = match &best {
-                Some(b)
-                    if self.lp.noise == 0
-                        && depth >= params::DRAUGHTS_ASPIRATION_MIN_DEPTH
-                        && b.score.abs() < params::MATE_BOUND =>
-                {
-                    (b.score - window, b.score + window)
-                }
-                _ => (-params::INFINITY, params::INFINITY),
-            };
-            let (best_here, scores) = loop {
-                let (found, scores) = self.root_pass(root, moves, noise, &order, depth, lo, hi);
-                if self.timer.is_stopped() {
-                    break (found.filter(|&(_, s)| s > lo && s < hi), scores);
-                }
-                match found {
-                    Some((_, s)) if s > lo && s < hi => break (found, scores),
-                    Some((_, s)) if s >= hi => hi = (s + window).min(params::INFINITY),
-                    _ => lo = (lo - window).max(-params::INFINITY),
-                }
-                window *= 2;
-                if window > 400 {
-                    lo = -params::INFINITY;
-                    hi = params::INFINITY;
-                }
-            };
-            let alpha = best_here.map_or(-params::INFINITY, |(_, s)| s);
-            let stopped = self.timer.is_stopped();
-            if let Some((i, score)) = best_here {
-                // A stopped iteration counts only if its best move beat the previous iteration's (searched first).
-                if !stopped || best.as_ref().is_some_and(|b| b.pv.first() != Some(&moves[i])) {
-                    let mut pv = vec![moves[i]];
-                    let mut child = *root;
-                    child.play_unchecked(moves[i]);
-                    self.extend_pv(&child, &mut pv, depth as usize);
-                    let it = Iteration { depth, score, pv };
-                    if !stopped {
-                        report(&it, self.nodes);
-                    }
-                    best = Some(it);
-                }
-            }
-            if stopped {
-                break;
-            }
-            // Next iteration: best move first, the others by this iteration's scores.
-            order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-            if let Some((i, _)) = best_here
-                && let Some(at) = order.iter().position(|&j| j == i)
-            {
-                order[..=at].rotate_right(1);
-            }
-            // A forced win or loss found: deeper iterations cannot change it.
-            if alpha.abs() > params::MATE_BOUND && self.lp.noise == 0 {
-                break;
-            }
-        }
-        best
-    }
-
-    /// One pass over the root moves in `order` with the window `(lo, beta)`: the best move and score if one beat
-    /// `lo` (`None` when all failed low), and each move's score.
-    #[allow(clippy::too_many_arguments)]
-    fn root_pass(
-        &mut self,
-        root: &Position,
-        moves: &[Move],
-        noise: &[i32],
-        order: &[usize],
-        depth: i32,
-        lo: i32,
-        beta: i32,
-    ) -> (Option<(usize, i32)>, Vec<i32>) {
-        let mut alpha = lo;
-        let mut best_here: Option<(usize, i32)> = None;
-        let mut scores = vec![-params::INFINITY; moves.len()];
-        {
-            for (n, &i) in order.iter().enumerate() {
-                let m = moves[i];
-                let mut child = *root;
-                child.play_unchecked(m);
-                self.push(root, m, &child);
-                let bonus = noise[i];
-                let score = if n == 0 {
-                    with_bonus(
-                        -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true),
-                        bonus,
-                    )
-                } else {
-                    let s = with_bonus(
-                        -self.search(
-                            &child,
-                            depth - 1,
-                            -(alpha - bonus) - 1,
-                            -(alpha - bonus),
-                            1,
-                            false,
-                        ),
-                        bonus,
-                    );
-                    if s > alpha && !self.timer.is_stopped() {
-                        with_bonus(
-                            -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true),
-                            bonus,
-                        )
-                    } else {
-                        s
-                    }
-                };
-                self.pop();
-                if self.timer.is_stopped() {
-                    break;
-                }
-                scores[i] = score;
-                if score > alpha {
-                    alpha = score;
-                    best_here = Some((i, score));
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        (best_here, scores)
+        let settings = driver::Settings {
+            max_depth: self.lp.max_depth.min(params::MAX_DEPTH),
+            aspiration: (self.lp.noise == 0).then_some(driver::Aspiration {
+                window: params::DRAUGHTS_ASPIRATION_WINDOW,
+                min_depth: params::DRAUGHTS_ASPIRATION_MIN_DEPTH,
+                widest: params::DRAUGHTS_ASPIRATION_WIDEST,
+            }),
+            stop_when_decided: self.lp.noise == 0,
+        };
+        let order = (0..moves.len()).collect();
+        driver::iterate(
+            &mut Scored::new(self, root, moves, noise, order),
+            &settings,
+            report,
+        )
     }
 
     /// Follows the table from `pos` to lengthen a principal variation (legal moves only, no repeats).
@@ -532,5 +407,89 @@ impl<'a> Search<'a> {
             return 0;
         }
         best
+    }
+}
+
+impl driver::ScoredPass for Search<'_> {
+    type Move = Move;
+    type Position = Position;
+
+    fn timer(&mut self) -> &mut Timer {
+        &mut self.timer
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn root_pass(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        noise: &[i32],
+        order: &[usize],
+        depth: i32,
+        lo: i32,
+        beta: i32,
+    ) -> (Option<(usize, i32)>, Vec<i32>) {
+        let mut alpha = lo;
+        let mut best_here: Option<(usize, i32)> = None;
+        let mut scores = vec![-params::INFINITY; moves.len()];
+        {
+            for (n, &i) in order.iter().enumerate() {
+                let m = moves[i];
+                let mut child = *root;
+                child.play_unchecked(m);
+                self.push(root, m, &child);
+                let bonus = noise[i];
+                let score = if n == 0 {
+                    with_bonus(
+                        -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true),
+                        bonus,
+                    )
+                } else {
+                    let s = with_bonus(
+                        -self.search(
+                            &child,
+                            depth - 1,
+                            -(alpha - bonus) - 1,
+                            -(alpha - bonus),
+                            1,
+                            false,
+                        ),
+                        bonus,
+                    );
+                    if s > alpha && !self.timer.is_stopped() {
+                        with_bonus(
+                            -self.search(&child, depth - 1, -(beta - bonus), -(alpha - bonus), 1, true),
+                            bonus,
+                        )
+                    } else {
+                        s
+                    }
+                };
+                self.pop();
+                if self.timer.is_stopped() {
+                    break;
+                }
+                scores[i] = score;
+                if score > alpha {
+                    alpha = score;
+                    best_here = Some((i, score));
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best_here, scores)
+    }
+
+    fn line(&self, root: &Position, first: Move, depth: i32) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut child = *root;
+        child.play_unchecked(first);
+        self.extend_pv(&child, &mut pv, depth as usize);
+        pv
     }
 }
