@@ -5,7 +5,10 @@
 //! pruning) is its own.
 
 use crate::clock::Timer;
-use crate::params::{INFINITY, MATE_BOUND};
+use crate::level::{seen_in_order, seen_moves};
+use crate::params::{INFINITY, LevelParams, MATE_BOUND};
+use crate::request::Limit;
+use crate::rng::Rng;
 
 /// A completed iteration (or the improvement a stopped one found).
 #[derive(Clone, Debug)]
@@ -66,6 +69,28 @@ pub(crate) struct Settings {
     /// Stop once an iteration finds a forced win or loss (deeper ones cannot change a decided game; a level with
     /// noise keeps searching, its scores are not exact).
     pub stop_when_decided: bool,
+}
+
+/// The root moves a level considers, and each one's noise: the moves it overlooks are dropped from `moves` (at least
+/// one stays), and each move left gets a fixed random bonus in `0..=noise` cp. Drawn from `seed`, else the clock.
+pub(crate) fn level_root<M>(moves: &mut Vec<M>, lp: &LevelParams, seed: Option<u64>) -> Vec<i32> {
+    let mut rng = Rng::from_seed_or_clock(seed);
+    let mut seen = seen_in_order(seen_moves(moves.len(), lp.overlook_permille, &mut rng));
+    moves.retain(|_| seen());
+    moves
+        .iter()
+        .map(|_| rng.below(lp.noise as u64 + 1) as i32)
+        .collect()
+}
+
+/// `go infinite` answers only once told to stop, even when the search ended by itself (a decided game): waits for
+/// the stop flag under that limit.
+pub(crate) fn hold_until_stopped(limit: &Limit, timer: &Timer) {
+    if matches!(limit, Limit::Infinite) {
+        while !timer.stop_flag() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
 }
 
 /// Iterative deepening over `search`'s root, calling `report` after each completed iteration with the nodes so far.

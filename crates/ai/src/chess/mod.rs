@@ -20,7 +20,6 @@ pub mod tune;
 use crate::clock::{Budget, Timer};
 use crate::params;
 use crate::request::{AiError, Choice, Level, Limit, Request, Score};
-use crate::rng::Rng;
 use parlor_chess::position::uci;
 use search::{History, Search, hash};
 use shakmaty::uci::UciMove;
@@ -190,24 +189,14 @@ impl ChessEngine {
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
         let lp = params::chess_level(level);
-        let mut moves = root.pos.legal_moves();
+        let mut moves: Vec<Move> = root.pos.legal_moves().into_iter().collect();
         if !root.only.is_empty() {
             moves.retain(|m| root.only.contains(m));
         }
         if moves.is_empty() {
             return Err(AiError::GameOver);
         }
-        let mut rng = Rng::from_seed_or_clock(seed);
-        let mut seen = crate::level::seen_in_order(crate::level::seen_moves(
-            moves.len(),
-            lp.overlook_permille,
-            &mut rng,
-        ));
-        moves.retain(|_| seen());
-        let noise: Vec<i32> = moves
-            .iter()
-            .map(|_| rng.below(lp.noise as u64 + 1) as i32)
-            .collect();
+        let noise = crate::driver::level_root(&mut moves, &lp, seed);
         self.tt.new_search();
         // Helper threads search the same root into the shared table (lazy SMP); only the main thread's result
         // counts. A fixed-depth search stays on one thread so its node count is reproducible.
@@ -302,12 +291,7 @@ impl ChessEngine {
         let best = search.run(&root.pos, moves, noise, |it, nodes| {
             report(&to_choice(it.depth, it.score, &it.pv, nodes, start.elapsed()));
         });
-        // `go infinite` answers only once told to stop, even when the search ended by itself (a forced mate).
-        if matches!(limit, Limit::Infinite) {
-            while !search.timer().stop_flag() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-        }
+        crate::driver::hold_until_stopped(limit, search.timer());
         let nodes = search.nodes;
         let elapsed = search.timer().elapsed();
         let choice = match best {

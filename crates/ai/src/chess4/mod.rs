@@ -22,7 +22,6 @@ pub(crate) mod search;
 use crate::clock::{Budget, Timer};
 use crate::params;
 use crate::request::{AiError, Choice, Level, Limit, Request, Score};
-use crate::rng::Rng;
 use crate::tt::Tt;
 use parlor_chess4::{Game, Move, Options, Position};
 use parlor_game::Rules;
@@ -186,17 +185,7 @@ impl Chess4Engine {
         if moves.is_empty() {
             return Err(AiError::GameOver);
         }
-        let mut rng = Rng::from_seed_or_clock(seed);
-        let mut seen = crate::level::seen_in_order(crate::level::seen_moves(
-            moves.len(),
-            lp.overlook_permille,
-            &mut rng,
-        ));
-        moves.retain(|_| seen());
-        let noise: Vec<i32> = moves
-            .iter()
-            .map(|_| rng.below(lp.noise as u64 + 1) as i32)
-            .collect();
+        let noise = crate::driver::level_root(&mut moves, &lp, seed);
         let root_seat = pos.turn();
         let mut search = Search::new(
             &mut self.tt,
@@ -221,11 +210,7 @@ impl Chess4Engine {
                 report(&to_choice(it.depth, it.score, m, nodes, start.elapsed()));
             }
         });
-        if matches!(limit, Limit::Infinite) {
-            while !search.timer().stop_flag() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-        }
+        crate::driver::hold_until_stopped(limit, search.timer());
         let nodes = search.nodes;
         let elapsed = search.timer().elapsed();
         Ok(

@@ -23,7 +23,6 @@ pub(crate) mod search;
 use crate::clock::{Budget, Timer};
 use crate::params;
 use crate::request::{AiError, Choice, Level, Limit, Request, Score};
-use crate::rng::Rng;
 use crate::tt::Tt;
 use eval::{Geometry, evaluate};
 use parlor_draughts::{DraughtsVariant, Move, Position};
@@ -156,17 +155,7 @@ impl DraughtsEngine {
             }
         };
         let geo = &self.geometry[gi];
-        let mut rng = Rng::from_seed_or_clock(seed);
-        let mut seen = crate::level::seen_in_order(crate::level::seen_moves(
-            moves.len(),
-            lp.overlook_permille,
-            &mut rng,
-        ));
-        moves.retain(|_| seen());
-        let noise: Vec<i32> = moves
-            .iter()
-            .map(|_| rng.below(lp.noise as u64 + 1) as i32)
-            .collect();
+        let noise = crate::driver::level_root(&mut moves, &lp, seed);
         let mut search = Search::new(&mut self.tt, &mut self.history, geo, timer, root.keys.clone(), lp);
         let to_choice = |depth: i32, score: i32, pv: &[Move], nodes: u64, elapsed| {
             let mut line = Vec::with_capacity(pv.len());
@@ -184,11 +173,7 @@ impl DraughtsEngine {
         let best = search.run(&root.pos, &moves, &noise, |it, nodes| {
             report(&to_choice(it.depth, it.score, &it.pv, nodes, start.elapsed()));
         });
-        if matches!(limit, Limit::Infinite) {
-            while !search.timer().stop_flag() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-        }
+        crate::driver::hold_until_stopped(limit, search.timer());
         let nodes = search.nodes;
         let elapsed = search.timer().elapsed();
         Ok(match best {
