@@ -11,7 +11,7 @@ use shakmaty::Position as _;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// The balanced chess openings kept in the repository.
@@ -178,6 +178,28 @@ pub struct GameRecord {
     pub plies: usize,
     /// The moves, opening included, in wire notation.
     pub moves: Vec<String>,
+}
+
+impl GameRecord {
+    /// Game `index` from `opening`, A moving first or not, as a game ends: the first mover's score, how it ended
+    /// and its moves.
+    pub(crate) fn of(
+        index: usize,
+        opening: String,
+        a_first: bool,
+        played: (f64, String, Vec<String>),
+    ) -> GameRecord {
+        let (first_score, reason, moves) = played;
+        GameRecord {
+            index,
+            opening,
+            a_first,
+            a_score: if a_first { first_score } else { 1.0 - first_score },
+            reason,
+            plies: moves.len(),
+            moves,
+        }
+    }
 }
 
 /// W/D/L for player A and the Elo estimate.
@@ -523,52 +545,30 @@ pub fn run_match(
     if openings.is_empty() {
         return Err(ArenaError::BadOpening("(none)".to_owned()));
     }
-    let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<Result<GameRecord, ArenaError>>();
-    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
-    let mut handles = Vec::new();
-    for w in 0..workers {
-        let (next, tx, cfg, openings) = (Arc::clone(&next), tx.clone(), cfg.clone(), openings.to_vec());
-        handles.push(std::thread::spawn(move || {
-            let seed = cfg.seed ^ (w as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let players = make_player(&cfg.a, seed).and_then(|a| Ok((a, make_player(&cfg.b, seed ^ 1)?)));
-            let (mut a, mut b) = match players {
-                Ok(p) => p,
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
+    let mut summary = Summary::default();
+    play_games(
+        cfg.games,
+        cfg.concurrency,
+        |worker| {
+            let seed = cfg.seed ^ (worker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            Ok((make_player(&cfg.a, seed)?, make_player(&cfg.b, seed ^ 1)?))
+        },
+        |(a, b), index| {
+            let opening = &openings[opening_of(cfg.seed, cfg.games, index, openings.len())];
+            let a_first = index % 2 == 0;
+            let played = if a_first {
+                play_chess_game(a.as_mut(), b.as_mut(), opening, cfg)?
+            } else {
+                play_chess_game(b.as_mut(), a.as_mut(), opening, cfg)?
             };
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= cfg.games {
-                    break;
-                }
-                let opening = &openings[opening_of(cfg.seed, cfg.games, index, openings.len())];
-                let a_first = index % 2 == 0;
-                let result = if a_first {
-                    play_chess_game(a.as_mut(), b.as_mut(), opening, &cfg)
-                } else {
-                    play_chess_game(b.as_mut(), a.as_mut(), opening, &cfg)
-                };
-                let record = result.map(|(first_score, reason, moves)| GameRecord {
-                    index,
-                    opening: opening.name.clone(),
-                    a_first,
-                    a_score: if a_first { first_score } else { 1.0 - first_score },
-                    reason,
-                    plies: moves.len(),
-                    moves,
-                });
-                let failed = record.is_err();
-                if tx.send(record).is_err() || failed {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
-    crate::arena::gather(rx, handles, &mut progress)
+            Ok(GameRecord::of(index, opening.name.clone(), a_first, played))
+        },
+        |record| {
+            summary.add(record.a_score);
+            progress(&record, &summary);
+        },
+    )?;
+    Ok(summary)
 }
 
 /// A player of the draughts and four-player matches: one of our levels, a random mover, or (International
@@ -656,36 +656,59 @@ impl LocalPlayer {
     }
 }
 
-/// Collects the games of a match as the worker threads finish them: sums the score, reports each game, waits for
-/// the threads, and returns the summary or the first error.
+/// Plays games `0..games` on `workers` threads: each thread makes its players once with `setup(worker)` and plays
+/// the games it takes next with `play(players, index)`; `take` gets each game as it ends. Stops at the first error
+/// (the games under way finish) and returns it.
 ///
 /// # Errors
-/// The first [`ArenaError`] a game reported.
-pub(crate) fn gather(
-    rx: mpsc::Receiver<Result<GameRecord, ArenaError>>,
-    handles: Vec<std::thread::JoinHandle<()>>,
-    progress: &mut dyn FnMut(&GameRecord, &Summary),
-) -> Result<Summary, ArenaError> {
-    let mut summary = Summary::default();
-    let mut first_error = None;
-    for record in rx {
-        match record {
-            Ok(r) => {
-                summary.add(r.a_score);
-                progress(&r, &summary);
-            }
-            Err(e) => {
-                first_error.get_or_insert(e);
+/// The first [`ArenaError`] of a setup or a game.
+pub(crate) fn play_games<P, R: Send>(
+    games: usize,
+    workers: usize,
+    setup: impl Fn(usize) -> Result<P, ArenaError> + Sync,
+    play: impl Fn(&mut P, usize) -> Result<R, ArenaError> + Sync,
+    mut take: impl FnMut(R),
+) -> Result<(), ArenaError> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<R, ArenaError>>();
+    std::thread::scope(|scope| {
+        for worker in 0..workers.clamp(1, games.max(1)) {
+            let (tx, next, setup, play) = (tx.clone(), &next, &setup, &play);
+            scope.spawn(move || {
+                let mut players = match setup(worker) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games {
+                        break;
+                    }
+                    let record = play(&mut players, index);
+                    let failed = record.is_err();
+                    if tx.send(record).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut first_error = None;
+        for record in rx {
+            match record {
+                Ok(r) => take(r),
+                Err(e) => {
+                    // The other threads stop after their game: the next index they take is past the end.
+                    next.store(games, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
             }
         }
-    }
-    for h in handles {
-        let _ = h.join();
-    }
-    match first_error {
-        Some(e) => Err(e),
-        None => Ok(summary),
-    }
+        first_error.map_or(Ok(()), Err)
+    })
 }
 
 /// Plays a chess match from the chess openings in the repository, printing each game to stderr (with its moves if

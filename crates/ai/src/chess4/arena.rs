@@ -8,8 +8,6 @@ use crate::arena::{ArenaError, LocalPlayer as Player, MatchConfig, Summary};
 use crate::rng::Rng;
 use parlor_chess4::{Game, Options, Position};
 use parlor_game::{GameKind, Outcome, Rules, Seat};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
 
 /// Plies of the random opening (one move per seat).
 pub const OPENING_PLIES: usize = 4;
@@ -204,55 +202,27 @@ pub fn run_match(
     if cfg.game != GameKind::Chess4 {
         return Err(ArenaError::Unsupported(cfg.game));
     }
-    let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<Result<Record4, ArenaError>>();
-    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
-    let mut handles = Vec::new();
-    for w in 0..workers {
-        let (next, tx, cfg) = (Arc::clone(&next), tx.clone(), cfg.clone());
-        handles.push(std::thread::spawn(move || {
-            let seed = cfg.seed ^ (w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= cfg.games {
-                    break;
-                }
-                let a_seat = Seat::from_index(index % 4).unwrap_or(Seat::First);
-                let players: Result<Vec<Player>, ArenaError> = (0..4)
-                    .map(|s| {
-                        let spec = if s == a_seat.index() { &cfg.a } else { &cfg.b };
-                        Player::new(spec, cfg.game, seed ^ (index as u64) << 8 ^ s as u64)
-                    })
-                    .collect();
-                let record = players.and_then(|mut p| play_game(&mut p, index, a_seat, &cfg));
-                let failed = record.is_err();
-                if tx.send(record).is_err() || failed {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
     let mut summary = Summary4::default();
-    let mut first_error = None;
-    for record in rx {
-        match record {
-            Ok(r) => {
-                summary.add(&r);
-                progress(&r, &summary);
-            }
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
-        }
-    }
-    for h in handles {
-        let _ = h.join();
-    }
-    match first_error {
-        Some(e) => Err(e),
-        None => Ok(summary),
-    }
+    crate::arena::play_games(
+        cfg.games,
+        cfg.concurrency,
+        |worker| Ok(cfg.seed ^ (worker as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        |&mut seed, index| {
+            let a_seat = Seat::from_index(index % 4).unwrap_or(Seat::First);
+            let mut players = (0..4)
+                .map(|s| {
+                    let spec = if s == a_seat.index() { &cfg.a } else { &cfg.b };
+                    Player::new(spec, cfg.game, seed ^ (index as u64) << 8 ^ s as u64)
+                })
+                .collect::<Result<Vec<Player>, ArenaError>>()?;
+            play_game(&mut players, index, a_seat, cfg)
+        },
+        |record| {
+            summary.add(&record);
+            progress(&record, &summary);
+        },
+    )?;
+    Ok(summary)
 }
 
 /// Plays a four-player match, printing each game to stderr and the summary to stdout (`parlor match`). Returns

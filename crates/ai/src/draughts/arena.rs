@@ -5,8 +5,6 @@ use crate::arena::{ArenaError, GameRecord, LocalPlayer as Player, MatchConfig, S
 use crate::rng::Rng;
 use parlor_draughts::{DraughtsVariant, Game, Options, Position};
 use parlor_game::{GameKind, Outcome, Rules, Seat};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
 
 /// Plies of a random opening: enough to give every pair of games its own position, few enough to stay balanced.
 pub const OPENING_PLIES: usize = 3;
@@ -82,53 +80,33 @@ pub fn run_match(
     let GameKind::Draughts(variant) = cfg.game else {
         return Err(ArenaError::Unsupported(cfg.game));
     };
-    let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<Result<GameRecord, ArenaError>>();
-    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
-    let mut handles = Vec::new();
-    for w in 0..workers {
-        let (next, tx, cfg) = (Arc::clone(&next), tx.clone(), cfg.clone());
-        handles.push(std::thread::spawn(move || {
-            let seed = cfg.seed ^ (w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let players = Player::new(&cfg.a, cfg.game, seed)
-                .and_then(|a| Ok((a, Player::new(&cfg.b, cfg.game, seed ^ 1)?)));
-            let (mut a, mut b) = match players {
-                Ok(p) => p,
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
+    let mut summary = Summary::default();
+    crate::arena::play_games(
+        cfg.games,
+        cfg.concurrency,
+        |worker| {
+            let seed = cfg.seed ^ (worker as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            Ok((
+                Player::new(&cfg.a, cfg.game, seed)?,
+                Player::new(&cfg.b, cfg.game, seed ^ 1)?,
+            ))
+        },
+        |(a, b), index| {
+            let open = opening(variant, cfg.seed, index / 2);
+            let a_first = index % 2 == 0;
+            let played = if a_first {
+                play_game(a, b, variant, &open, cfg)?
+            } else {
+                play_game(b, a, variant, &open, cfg)?
             };
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= cfg.games {
-                    break;
-                }
-                let open = opening(variant, cfg.seed, index / 2);
-                let a_first = index % 2 == 0;
-                let result = if a_first {
-                    play_game(&mut a, &mut b, variant, &open, &cfg)
-                } else {
-                    play_game(&mut b, &mut a, variant, &open, &cfg)
-                };
-                let record = result.map(|(first_score, reason, moves)| GameRecord {
-                    index,
-                    opening: open.join(" "),
-                    a_first,
-                    a_score: if a_first { first_score } else { 1.0 - first_score },
-                    reason,
-                    plies: moves.len(),
-                    moves,
-                });
-                let failed = record.is_err();
-                if tx.send(record).is_err() || failed {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
-    crate::arena::gather(rx, handles, &mut progress)
+            Ok(GameRecord::of(index, open.join(" "), a_first, played))
+        },
+        |record| {
+            summary.add(record.a_score);
+            progress(&record, &summary);
+        },
+    )?;
+    Ok(summary)
 }
 
 /// Plays a draughts match, printing each game to stderr and the summary to stdout (`parlor match`).
