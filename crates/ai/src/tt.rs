@@ -14,6 +14,29 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What the best score `best` of a search with the window `(alpha, beta)` says: at least that when it reached
+    /// `beta`, exactly that when it raised `alpha`, at most that when it did not.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored score `score` with this bound settles a search with the window `(alpha, beta)`.
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Copy, Clone, Debug)]
 pub struct Entry<M> {

@@ -599,11 +599,7 @@ impl<'a> Search<'a> {
             && halfmoves < 90
         {
             let s = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
+            let cut = e.bound.settles(s, alpha, beta);
             if cut {
                 return s;
             }
@@ -933,13 +929,7 @@ impl<'a> Search<'a> {
             // table's move stores nothing: its result is not this position's.)
             return if searched == 0 { alpha } else { best };
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt.store(
             self.tt_key(key),
@@ -1009,11 +999,7 @@ impl<'a> Search<'a> {
         let entry = self.tt.probe(self.tt_key(key));
         if let Some(e) = entry {
             let s = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
+            let cut = e.bound.settles(s, alpha, beta);
             if cut {
                 return s;
             }
@@ -1104,13 +1090,7 @@ impl<'a> Search<'a> {
             }
         }
         self.lists[ply] = scored;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         self.tt.store_leaf(
             self.tt_key(key),
             best_move,

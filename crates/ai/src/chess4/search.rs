@@ -211,11 +211,7 @@ impl<'a> Search<'a> {
             && i32::from(e.depth) >= depth
         {
             let s = e.score;
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
+            let cut = e.bound.settles(s, alpha, beta);
             if cut {
                 return s;
             }
@@ -286,13 +282,7 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        let bound = if best_score >= beta0 {
-            Bound::Lower
-        } else if best_score <= alpha0 {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best_score, alpha0, beta0);
         self.tt.store(key, best_move, best_score, 0, depth, bound);
         best_score
     }

@@ -250,11 +250,7 @@ impl<'a> Search<'a> {
             && i32::from(e.depth) >= depth
         {
             let s = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
+            let cut = e.bound.settles(s, alpha, beta);
             if cut {
                 return s;
             }
@@ -345,13 +341,7 @@ impl<'a> Search<'a> {
             }
         }
         self.buffers[ply] = moves;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, alpha0, beta);
         self.tt
             .store(key, best_move, score_to_tt(best_score, ply), 0, depth, bound);
         best_score
