@@ -31,18 +31,18 @@ fn tally(stdout: &str, games: usize) -> [usize; 3] {
     [number("W"), number("D"), number("L")]
 }
 
-#[test]
-fn a_match_against_parlor_hub_speaks_the_second_version() {
-    let engine = format!("hub:{PARLOR} hub");
+/// Two games of International draughts at 20 ms a move, our `a` against the Hub engine `engine` given `option`:
+/// both end by the rules, none by an illegal or unreadable move.
+fn two_games_against(a: &str, engine: &str, option: &str) {
     let (ok, stdout, stderr) = run_match(&[
         "--game",
         "draughts/international",
         "--a",
-        "easy",
+        a,
         "--b",
-        &engine,
+        engine,
         "--b-option",
-        "level=hard",
+        option,
         "--games",
         "2",
         "--movetime",
@@ -52,8 +52,12 @@ fn a_match_against_parlor_hub_speaks_the_second_version() {
     ]);
     assert!(ok, "{stdout}\n{stderr}");
     assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
-    // Every game ended by the rules, none by an illegal or unreadable move.
     assert!(!stderr.contains("illegal"), "{stderr}");
+}
+
+#[test]
+fn a_match_against_parlor_hub_speaks_the_second_version() {
+    two_games_against("easy", &format!("hub:{PARLOR} hub"), "level=hard");
 }
 
 #[test]
@@ -74,24 +78,5 @@ fn a_hub_engine_is_refused_for_other_games_with_the_reason() {
 #[ignore = "needs Scan 2.0: set PARLOR_TEST_SCAN to its program and run with --ignored (.ci/run does)"]
 fn a_match_against_scan_speaks_the_first_version() {
     let scan = std::env::var("PARLOR_TEST_SCAN").expect("PARLOR_TEST_SCAN must name Scan 2.0's program");
-    let engine = format!("hub:{scan} hub");
-    let (ok, stdout, stderr) = run_match(&[
-        "--game",
-        "draughts/international",
-        "--a",
-        "hard",
-        "--b",
-        &engine,
-        "--b-option",
-        "book=false",
-        "--games",
-        "2",
-        "--movetime",
-        "20",
-        "--concurrency",
-        "1",
-    ]);
-    assert!(ok, "{stdout}\n{stderr}");
-    assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
-    assert!(!stderr.contains("illegal"), "{stderr}");
+    two_games_against("hard", &format!("hub:{scan} hub"), "book=false");
 }

@@ -2,14 +2,13 @@
 //! from a set of balanced openings, each opening played twice with colours swapped, at a fixed time per move, in
 //! parallel; the result is W/D/L with an Elo estimate and its 95% error (`parlor match`).
 
+use crate::engine_process::{EngineError, EngineProcess};
 use crate::request::{Level, Limit, Request};
 use crate::rng::Rng;
 use crate::{Engine, chess::Root};
 use parlor_draughts::DraughtsVariant;
 use parlor_game::{GameKind, Outcome, Rules, Seat};
 use shakmaty::Position as _;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -45,6 +44,15 @@ pub enum ArenaError {
     /// There is no match runner for this game yet.
     #[error("no match runner for {0} yet")]
     Unsupported(GameKind),
+}
+
+impl From<EngineError> for ArenaError {
+    fn from(e: EngineError) -> ArenaError {
+        ArenaError::Engine {
+            command: e.command,
+            reason: e.reason,
+        }
+    }
 }
 
 /// Who plays.
@@ -356,83 +364,32 @@ impl Player for RandomMover {
     }
 }
 
-/// An external UCI engine process.
-struct External {
-    command: String,
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
+/// An external UCI engine.
+struct External(EngineProcess);
 
 impl External {
     fn start(command: &str, options: &[(String, String)]) -> Result<External, ArenaError> {
-        let err = |reason: String| ArenaError::Engine {
-            command: command.to_owned(),
-            reason,
-        };
-        let mut parts = command.split_whitespace();
-        let program = parts.next().ok_or_else(|| err("empty command".to_owned()))?;
-        let mut child = Command::new(program)
-            .args(parts)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| err(e.to_string()))?;
-        let stdin = child.stdin.take().ok_or_else(|| err("no stdin".to_owned()))?;
-        let stdout = BufReader::new(child.stdout.take().ok_or_else(|| err("no stdout".to_owned()))?);
-        let mut e = External {
-            command: command.to_owned(),
-            child,
-            stdin,
-            stdout,
-        };
-        e.send("uci")?;
+        let mut e = External(EngineProcess::start(command, false)?);
+        e.0.send("uci")?;
         e.wait_for("uciok")?;
         for (name, value) in options {
-            e.send(&format!("setoption name {name} value {value}"))?;
+            e.0.send(&format!("setoption name {name} value {value}"))?;
         }
-        e.send("isready")?;
+        e.0.send("isready")?;
         e.wait_for("readyok")?;
         Ok(e)
     }
 
-    fn err(&self, reason: String) -> ArenaError {
-        ArenaError::Engine {
-            command: self.command.clone(),
-            reason,
-        }
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), ArenaError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| self.err(e.to_string()))
-    }
-
     /// Reads lines until one starts with `prefix`; returns it.
     fn wait_for(&mut self, prefix: &str) -> Result<String, ArenaError> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = self
-                .stdout
-                .read_line(&mut line)
-                .map_err(|e| self.err(e.to_string()))?;
-            if n == 0 {
-                return Err(self.err("closed its output".to_owned()));
-            }
-            if line.starts_with(prefix) {
-                return Ok(line.trim().to_owned());
-            }
-        }
+        Ok(self.0.until(|line| line.starts_with(prefix), |_| false)?)
     }
 }
 
 impl Player for External {
     fn new_game(&mut self) -> Result<(), ArenaError> {
-        self.send("ucinewgame")?;
-        self.send("isready")?;
+        self.0.send("ucinewgame")?;
+        self.0.send("isready")?;
         self.wait_for("readyok").map(|_| ())
     }
     fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError> {
@@ -441,21 +398,13 @@ impl Player for External {
         } else {
             format!("position startpos moves {}", moves.join(" "))
         };
-        self.send(&position)?;
-        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        self.0.send(&position)?;
+        self.0.send(&format!("go movetime {}", movetime.as_millis()))?;
         let line = self.wait_for("bestmove")?;
         line.split_whitespace()
             .nth(1)
             .map(str::to_owned)
-            .ok_or_else(|| self.err(format!("bad answer `{line}`")))
-    }
-}
-
-impl Drop for External {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        // The engine exits on quit; reap it so no zombie stays behind.
-        let _ = self.child.wait();
+            .ok_or_else(|| self.0.err(format!("bad answer `{line}`")).into())
     }
 }
 
@@ -651,7 +600,7 @@ impl LocalPlayer {
                         reason: "no legal move".to_owned(),
                     })
             }
-            LocalPlayer::Hub(engine) => engine.choose(moves, cfg.movetime),
+            LocalPlayer::Hub(engine) => Ok(engine.choose(moves, cfg.movetime)?),
         }
     }
 }

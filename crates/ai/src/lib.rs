@@ -31,6 +31,8 @@ pub mod chess4;
 pub mod clock;
 pub mod draughts;
 pub(crate) mod driver;
+#[cfg(feature = "tools")]
+mod engine_process;
 pub mod level;
 #[cfg(feature = "tools")]
 pub mod matches;
