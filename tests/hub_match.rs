@@ -80,3 +80,36 @@ fn a_match_against_scan_speaks_the_first_version() {
     let scan = std::env::var("PARLOR_TEST_SCAN").expect("PARLOR_TEST_SCAN must name Scan 2.0's program");
     two_games_against("hard", &format!("hub:{scan} hub"), "book=false");
 }
+
+#[test]
+fn an_engine_that_answers_an_illegal_move_loses_that_game() {
+    // An outside engine of the first version that always answers the same move, legal or not.
+    let dir = std::env::temp_dir().join(format!("parlor-hub-fake-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("fake.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    hub) echo 'name Fake'; echo wait ;;\n    \
+         init) echo ready ;;\n    go) echo 'move 1-2' ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let engine = format!("hub:sh {}", script.display());
+    let (ok, stdout, stderr) = run_match(&[
+        "--game",
+        "draughts/international",
+        "--a",
+        "easy",
+        "--b",
+        &engine,
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--concurrency",
+        "1",
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(tally(&stdout, 2), [2, 0, 0], "{stdout}");
+    assert!(stderr.contains("illegal move 1-2"), "{stderr}");
+}

@@ -85,8 +85,7 @@ impl HubEngine {
     /// International draughts, thinking `movetime`.
     ///
     /// # Errors
-    /// [`EngineError`] when a move of ours does not replay, the engine reports an error, or its move is not
-    /// legal.
+    /// [`EngineError`] when a move of ours does not replay, the engine reports an error or answers no move.
     pub fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, EngineError> {
         let mut game = Game::new(DraughtsVariant::International, Options::default());
         // The second version takes the start and the moves (the engine sees repetitions and the no-progress
@@ -136,12 +135,9 @@ impl HubEngine {
             }
         }
         .ok_or_else(|| self.process.err(format!("no move in `{answer}`")))?;
-        let m = parse_hub_move(pos, &text).ok_or_else(|| {
-            let legal: Vec<String> = pos.legal_moves().iter().map(|&m| hub_move(pos, m)).collect();
-            self.process
-                .err(format!("illegal move {text} (legal: {})", legal.join(" ")))
-        })?;
-        Ok(pos.move_notation(m))
+        // A move that is not legal goes back as the engine wrote it: the match refuses it and scores the game lost
+        // for the engine, as it does a UCI engine's.
+        Ok(parse_hub_move(pos, &text).map_or(text, |m| pos.move_notation(m)))
     }
 
     /// Reads lines until `wanted` accepts one; an `error` line ends the wait with that error.
