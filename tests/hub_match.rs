@@ -31,25 +31,20 @@ fn tally(stdout: &str, games: usize) -> [usize; 3] {
     [number("W"), number("D"), number("L")]
 }
 
-/// Two games of International draughts at 20 ms a move, our `a` against the Hub engine `engine` given `option`:
-/// both end by the rules, none by an illegal or unreadable move.
+/// Two games of International draughts at 20 ms a move, one at a time: our `a` against `engine` with `options`.
+fn two_international_games(a: &str, engine: &str, options: &[&str]) -> (bool, String, String) {
+    let mut args = vec!["--game", "draughts/international", "--a", a, "--b", engine];
+    for option in options {
+        args.extend(["--b-option", option]);
+    }
+    args.extend(["--games", "2", "--movetime", "20", "--concurrency", "1"]);
+    run_match(&args)
+}
+
+/// Two games against the Hub engine `engine` given `option`: both end by the rules, none by an illegal or
+/// unreadable move.
 fn two_games_against(a: &str, engine: &str, option: &str) {
-    let (ok, stdout, stderr) = run_match(&[
-        "--game",
-        "draughts/international",
-        "--a",
-        a,
-        "--b",
-        engine,
-        "--b-option",
-        option,
-        "--games",
-        "2",
-        "--movetime",
-        "20",
-        "--concurrency",
-        "1",
-    ]);
+    let (ok, stdout, stderr) = two_international_games(a, engine, &[option]);
     assert!(ok, "{stdout}\n{stderr}");
     assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
     assert!(!stderr.contains("illegal"), "{stderr}");
@@ -94,20 +89,7 @@ fn an_engine_that_answers_an_illegal_move_loses_that_game() {
     )
     .unwrap();
     let engine = format!("hub:sh {}", script.display());
-    let (ok, stdout, stderr) = run_match(&[
-        "--game",
-        "draughts/international",
-        "--a",
-        "easy",
-        "--b",
-        &engine,
-        "--games",
-        "2",
-        "--movetime",
-        "20",
-        "--concurrency",
-        "1",
-    ]);
+    let (ok, stdout, stderr) = two_international_games("easy", &engine, &[]);
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(ok, "{stdout}\n{stderr}");
     assert_eq!(tally(&stdout, 2), [2, 0, 0], "{stdout}");
