@@ -12,7 +12,9 @@
 //! - [`params`]: every number of the searches, levels and clock.
 //! - [`clock`]: the time budget from a table's clock, and the timer the search asks.
 //! - [`tt`]: the transposition table (generic over the move type).
-//! - `driver`: the iterative deepening, aspiration windows and best-so-far the three engines share.
+//! - `driver`: the iterative deepening, aspiration windows and best-so-far the three engines share, and the
+//!   level's choice of root moves and noise.
+//! - `engine_process`: an outside engine's process, line by line (the UCI and Hub opponents of `parlor match`).
 //! - [`chess`]: evaluation, static exchange evaluation and search for chess.
 //! - [`draughts`]: evaluation and search for the four draughts variants.
 //! - [`chess4`]: evaluation and paranoid search for four-player chess.

@@ -4,7 +4,7 @@
 //! - [`eval`]: the evaluation (tapered piece-square tables and a few positional terms).
 //! - [`nn`]: a small network that corrects the evaluation of the hard level.
 //! - [`see`]: static exchange evaluation.
-//! - [`search`]: iterative deepening, PVS, quiescence.
+//! - `search`: PVS and quiescence under the shared driver (`crate::driver`).
 //! - `table`: the lock-free transposition table the threads of a hard search share.
 //! - [`tune`]: Texel tuning of the piece-square tables from self-play.
 

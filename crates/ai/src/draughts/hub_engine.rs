@@ -37,7 +37,7 @@ impl HubEngine {
     /// `options` (name, value) and waits until it is ready.
     ///
     /// # Errors
-    /// [`EngineError`] when it does not start or does not answer as the protocol says.
+    /// `EngineError` when it does not start or does not answer as the protocol says.
     pub fn start(command: &str, options: &[(String, String)]) -> Result<HubEngine, EngineError> {
         let mut engine = HubEngine {
             process: EngineProcess::start(command, true)?,
@@ -73,7 +73,7 @@ impl HubEngine {
     /// Tells the engine a new game starts.
     ///
     /// # Errors
-    /// [`EngineError`] when it cannot be written to.
+    /// `EngineError` when it cannot be written to.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         match self.version {
             HubVersion::First => self.process.send("new"),
@@ -85,7 +85,7 @@ impl HubEngine {
     /// International draughts, thinking `movetime`.
     ///
     /// # Errors
-    /// [`EngineError`] when a move of ours does not replay, the engine reports an error or answers no move.
+    /// `EngineError` when a move of ours does not replay, the engine reports an error or answers no move.
     pub fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, EngineError> {
         let mut game = Game::new(DraughtsVariant::International, Options::default());
         // The second version takes the start and the moves (the engine sees repetitions and the no-progress

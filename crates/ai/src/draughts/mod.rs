@@ -1,11 +1,12 @@
 //! The draughts CPU player, one engine for the four variants: reads a [`Request`] (PDN FEN start, PDN moves),
 //! searches, answers a [`Choice`] in PDN.
 //!
-//! - [`arena`]: matches between levels (`parlor match`).
+//! - [`arena`]: matches between levels, a random mover and outside engines (`parlor match`).
 //! - [`bench`]: node counts at fixed depth and the depth reached in one second (`parlor bench search`).
 //! - [`eval`]: the evaluation and the board geometry of each variant.
 //! - [`hub`]: the Hub protocol of Scan (`parlor hub`, International draughts).
-//! - `search`: iterative deepening, PVS, capture search.
+//! - [`hub_engine`]: an outside International draughts engine over Hub, as a `parlor match` opponent.
+//! - `search`: PVS and the capture search under the shared driver (`crate::driver`).
 //!
 //! Capturing is mandatory unless the request says otherwise ([`Request::mandatory_capture`], a table option):
 //! then the moves of the game may decline captures, and the search weighs declining them.
