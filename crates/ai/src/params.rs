@@ -116,7 +116,7 @@ pub const CHESS_LEVELS: [LevelParams; 8] = [
         ..level(1, 350, true)
     },
     level(1, 250, true),
-    level(2, 200, true),
+    level(2, 160, true),
     level(3, 150, true),
     level(5, 100, true),
     LevelParams {
