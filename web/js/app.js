@@ -5,7 +5,7 @@ import { h, replace, clear, s as svgEl } from './dom.js';
 import { Connection } from './net/socket.js';
 import { t, num, initLanguage, loadLanguage, setLanguage, language, LANG_NAMES, LANG_CODES, onLanguage } from './i18n/index.js';
 import * as sound from './sound.js';
-import * as notify from './notify.js';
+import * as notify from './sound.js';
 
 // Each page is loaded when first shown; the server preloads the one its address asks for.
 const PAGES = {

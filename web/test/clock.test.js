@@ -1,7 +1,7 @@
 // Clock countdown and formatting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { remainingNow, effectiveNow, formatClock, isLow, localDigits } from '../js/clock.js';
+import { remainingNow, effectiveNow, formatClock, isLow, localDigits } from '../js/table-model.js';
 
 test('the running seat counts down from the moment the clocks arrived; others stand still', () => {
   const clocks = { remaining_ms: [60000, 30000], running: 0, move_left_ms: 20000 };

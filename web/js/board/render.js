@@ -6,8 +6,7 @@
 // and each square is read out by its label (square, piece).
 
 import { s, h, clear, pieceIcon } from '../dom.js';
-import { boardOf, squares, toView, fromView, isDark, isPlayable, squareName, pdnNumber, edgeLabels, key, stepView } from './geometry.js';
-import { parsePosition, ARMIES } from './position.js';
+import { boardOf, squares, toView, fromView, isDark, isPlayable, squareName, pdnNumber, edgeLabels, key, stepView, parsePosition, ARMIES } from './geometry.js';
 import * as input from './state.js';
 import { t } from '../i18n/index.js';
 

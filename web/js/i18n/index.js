@@ -1,7 +1,7 @@
 // Language choice and lookup. The language comes from localStorage, else navigator.languages, else English;
 // `t(key, params)` fills {name} placeholders. Numbers in clocks and scores use the language's digits. Only the
 // language in use is loaded (each file holds every string; a test keeps them complete).
-import { localDigits } from '../clock.js';
+import { localDigits } from '../table-model.js';
 
 /** Each language by its own name, for the language menu. */
 export const LANG_NAMES = { en: 'English', bn: 'বাংলা', mr: 'मराठी' };

@@ -3,12 +3,9 @@
 import { h, replace, clear, pieceIcon, nameNode, notation } from '../dom.js';
 import { t, num, isolate } from '../i18n/index.js';
 import { Board, ARMY_COLOURS } from '../board/render.js';
-import { quarterTurns, familyOf, draughtsColour, boardOf, pdnNumber, squareName } from '../board/geometry.js';
-import { ARMIES, parsePosition } from '../board/position.js';
-import { imageUrl } from '../board/image-url.js';
+import { quarterTurns, familyOf, draughtsColour, boardOf, pdnNumber, squareName, ARMIES, parsePosition, imageUrl } from '../board/geometry.js';
 import { matchTyped } from '../board/state.js';
-import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows, turnOrder, wireSquares, canTakeBack } from '../table-model.js';
-import { remainingNow, moveLeftNow, formatClock, isLow } from '../clock.js';
+import { fromState, applyEvent, isMyTurn, plyOf, colourOf, byColour, lastByArmy, moveRows, turnOrder, wireSquares, canTakeBack, remainingNow, moveLeftNow, formatClock, isLow } from '../table-model.js';
 import * as sound from '../sound.js';
 import { tcLabel } from '../app.js';
 
