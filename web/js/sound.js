@@ -51,7 +51,6 @@ export function play(kind) {
 // the page is hidden, only once the player has turned notifications on (the browser asks for permission then, never
 // before), and a short vibration on phones unless sounds are off.
 
-
 const NOTIFY_KEY = 'parlor.notify';
 
 /** Whether this browser can show notifications at all. */

@@ -168,7 +168,6 @@ export function stepView(board, q, sq, dx, dy) {
 // Reading the server's position text for display: FEN (chess), PDN FEN (draughts) and FEN4 (four-player). This is
 // drawing, not rules: legal moves always come from the server. Pure, no DOM.
 
-
 /** Army colours of four-player chess by seat, and the grey of eliminated armies. */
 export const ARMIES = ['red', 'blue', 'yellow', 'green'];
 const ARMY_LETTER = { r: 0, b: 1, y: 2, g: 3 };
@@ -264,7 +263,6 @@ export function parseFen4(text) {
 
 // Links to the server's pictures of positions (/image/{game}.png, crates/image), and a replay's piece map written
 // back as position text for them. Pure, no DOM.
-
 
 const SIDES = { chess: ['white', , 'black'], draughts: ['white', , 'black'], chess4: ['red', 'blue', 'yellow', 'green'] };
 
