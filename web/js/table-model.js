@@ -1,5 +1,6 @@
 // A table as the client knows it: the server's TableState plus the events applied in order (docs/protocol.md
-// "Table events"). Pure: each function returns a new model; no DOM, no socket.
+// "Table events"), and below, the clocks' countdown and display. Pure: each function returns a new model; no DOM,
+// no socket.
 
 import { boardOf, familyOf, parseSquare, pdnSquare } from './board/geometry.js';
 

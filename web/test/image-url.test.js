@@ -1,8 +1,8 @@
 // Image links: URLs of position texts, and piece maps written back as text that reads to the same pieces.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { imageUrl, positionText } from '../js/board/image-url.js';
-import { parsePosition } from '../js/board/position.js';
+import { imageUrl, positionText } from '../js/board/geometry.js';
+import { parsePosition } from '../js/board/geometry.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
 const START4 = 'R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-3,yR,yN,yB,yK,yQ,yB,yN,yR,3/3,yP,yP,yP,yP,yP,yP,yP,yP,3/14/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/14/3,rP,rP,rP,rP,rP,rP,rP,rP,3/3,rR,rN,rB,rQ,rK,rB,rN,rR,3';

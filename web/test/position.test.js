@@ -1,7 +1,7 @@
 // Reading FEN, PDN FEN and FEN4 for display.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePosition } from '../js/board/position.js';
+import { parsePosition } from '../js/board/geometry.js';
 
 const START4 = 'R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-3,yR,yN,yB,yK,yQ,yB,yN,yR,3/3,yP,yP,yP,yP,yP,yP,yP,yP,3/14/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/14/3,rP,rP,rP,rP,rP,rP,rP,rP,3/3,rR,rN,rB,rQ,rK,rB,rN,rR,3';
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { idle, click, dragStart, drop, choose, refresh, matchTyped } from '../js/board/state.js';
-import { parsePosition } from '../js/board/position.js';
+import { parsePosition } from '../js/board/geometry.js';
 import { boardOf, pdnSquare } from '../js/board/geometry.js';
 
 const legal = [

@@ -4,7 +4,7 @@
 import { s } from '../dom.js';
 import { chancePoints, splitAtMiddle, armyLines, pathOf, plyAt, plyX } from '../review-model.js';
 import { ARMY_COLOURS } from './render.js';
-import { ARMIES } from './position.js';
+import { ARMIES } from './geometry.js';
 
 const W = 600;
 const H = 120;

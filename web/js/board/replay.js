@@ -1,7 +1,7 @@
 // Positions for the replay view: the game API gives the start and, with every move, the position after it (read
 // by the rules on the server), so the browser only reads positions and never works a move out itself.
 
-import { parsePosition } from './position.js';
+import { parsePosition } from './geometry.js';
 
 /** The list of piece maps: index 0 the start, index k after k moves. A move without its position (which the
  * server always sends) keeps the position before it. */

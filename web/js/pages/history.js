@@ -6,7 +6,7 @@ import { Board } from '../board/render.js';
 import { replayPositions } from '../board/replay.js';
 import { wireSquares, lastByArmy, colourOf } from '../table-model.js';
 import { familyOf } from '../board/geometry.js';
-import { imageUrl, positionText } from '../board/image-url.js';
+import { imageUrl, positionText } from '../board/geometry.js';
 import { seatLabel } from './table.js';
 import { ReviewPanel, evalText, bestLineText, arrowsOf, markMoves, markWord, fillMoves } from './review.js';
 import { analysisHref } from '../review-model.js';
