@@ -95,7 +95,9 @@ async fn a_four_player_game_with_three_cpus_ends_with_places() {
         if next["event"]["e"] == "ended" {
             let places = next["event"]["outcome"]["places"].as_array().unwrap();
             assert_eq!(places.len(), 4);
-            assert_eq!(next["event"]["outcome"]["reason"], "move_limit");
+            // The move limit ends it unless the CPUs' captures open a 21-point gap first (their play varies).
+            let reason = next["event"]["outcome"]["reason"].as_str().unwrap();
+            assert!(["move_limit", "points_gap"].contains(&reason), "{next}");
             break;
         }
         ply = next["event"]["ply"].as_u64().unwrap() as u32;
