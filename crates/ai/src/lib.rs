@@ -49,6 +49,10 @@ pub mod uci;
 
 pub use request::{AiError, Bounds, Choice, Clock, Level, Limit, ParseLevelError, Request, Score};
 
+/// A fingerprint of the engines' code, parameters and data (FNV-1a of `src/` and `data/`, made by `build.rs`): it
+/// changes whenever what the engines play or say could change, so a stored review names the engine that made it.
+pub const ENGINE_FINGERPRINT: &str = env!("ENGINE_FINGERPRINT");
+
 use parlor_game::GameKind;
 use std::cell::RefCell;
 #[cfg(test)]
@@ -137,6 +141,14 @@ mod tests {
     use parlor_game::Rules;
     use std::sync::atomic::Ordering;
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_engine_fingerprint_covers_the_sources() {
+        assert_eq!(ENGINE_FINGERPRINT.len(), 16);
+        assert!(ENGINE_FINGERPRINT.bytes().all(|b| b.is_ascii_hexdigit()));
+        // FNV-1a of nothing: the build script found no file.
+        assert_ne!(ENGINE_FINGERPRINT, "cbf29ce484222325");
+    }
 
     #[test]
     fn choose_stops_on_the_flag_and_answers_a_legal_move() {

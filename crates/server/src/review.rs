@@ -181,9 +181,15 @@ impl Reviews {
         reviews
     }
 
-    /// The stored reviews' key: the engine's version and the thinking time.
+    /// The stored reviews' key: the release, the engines' fingerprint (their code, parameters and network) and the
+    /// thinking time, so that a review is made again once any of them changes.
     fn version(&self) -> String {
-        format!("{}/{}ms", env!("CARGO_PKG_VERSION"), self.think.as_millis())
+        format!(
+            "{}/{}/{}ms",
+            env!("CARGO_PKG_VERSION"),
+            parlor_ai::ENGINE_FINGERPRINT,
+            self.think.as_millis()
+        )
     }
 
     fn jobs(&self) -> std::sync::MutexGuard<'_, VecDeque<Job>> {
