@@ -4,6 +4,7 @@
 //! `parlor bench search` (node counts) and a `parlor match` before and after.
 
 use crate::level::Level;
+use parlor_game::DraughtsVariant;
 use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -84,8 +85,21 @@ const fn full(time_permille: u32) -> LevelParams {
     }
 }
 
-/// The share of its budget level 7 thinks (level 8 uses all of it).
+/// The share of its budget four-player level 7 thinks (level 8 uses all of it).
 pub const LEVEL7_TIME_PERMILLE: u32 = 300;
+/// The share chess level 7 thinks: at 30% it stood about 400 above level 6 and 170 below level 8, at 20% about
+/// 240 and 330 (docs/results/2026-12-06-chess-ladder-against-stockfish.md).
+pub const CHESS_LEVEL7_TIME_PERMILLE: u32 = 200;
+/// The share English draughts level 7 thinks: at 30% it stood about 340 above a level 6 of eight plies and 90
+/// below level 8; at 5% about 100 above level 6 (nine plies) and 230 below level 8
+/// (docs/results/2026-12-06-draughts-ladder-retuned.md).
+pub const ENGLISH_LEVEL7_TIME_PERMILLE: u32 = 50;
+/// The share Russian and Pool level 7 thinks (docs/results/2026-12-06-draughts-variant-ladders.md).
+pub const FLYING_8X8_LEVEL7_TIME_PERMILLE: u32 = 100;
+/// The share International level 6 thinks (docs/results/2026-12-06-draughts-variant-ladders.md).
+pub const INTERNATIONAL_LEVEL6_TIME_PERMILLE: u32 = 20;
+/// The share International level 7 thinks (docs/results/2026-12-06-draughts-variant-ladders.md).
+pub const INTERNATIONAL_LEVEL7_TIME_PERMILLE: u32 = 100;
 /// The chance level 1 overlooks each root move (see [`LevelParams::overlook_permille`]).
 pub const LEVEL1_OVERLOOK_PERMILLE: u32 = 250;
 
@@ -107,9 +121,10 @@ pub const CHESS_HARD_THREADS: usize = 2;
 /// Chess levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one ply plus captures, more
 /// noise than a minor piece is worth and overlooked moves: it gives pieces away and now and then misses a capture or
 /// a mate in one. 2 (easy): one ply plus captures and noise below a minor piece, so it may give a pawn but never a
-/// piece for nothing; it misses forks and other two-move tactics. 3: two plies. 4: three plies. 5 (medium): five
-/// plies and some noise. 6: six plies, less noise, with the network. 7: everything 30% of the time allows, one
-/// thread. 8 (hard): everything the time allows, on two threads, with contempt.
+/// piece for nothing; it misses forks and other two-move tactics. 3: two plies. 4: five plies with the noise of a
+/// pawn. 5 (medium): six plies, less noise. 6: seven plies, little noise, with the network. 7: everything 20% of
+/// the time allows, one thread. 8 (hard): everything the time allows, on two threads, with contempt. Spaced in Elo
+/// against Stockfish's Skill Levels at 100 ms a move (docs/ai.md).
 pub const CHESS_LEVELS: [LevelParams; 8] = [
     LevelParams {
         overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
@@ -117,15 +132,15 @@ pub const CHESS_LEVELS: [LevelParams; 8] = [
     },
     level(1, 250, true),
     level(2, 160, true),
-    level(3, 150, true),
     level(5, 100, true),
+    level(6, 60, true),
     LevelParams {
         network: true,
-        ..level(6, 60, true)
+        ..level(7, 40, true)
     },
     LevelParams {
         network: true,
-        ..full(LEVEL7_TIME_PERMILLE)
+        ..full(CHESS_LEVEL7_TIME_PERMILLE)
     },
     LevelParams {
         threads: CHESS_HARD_THREADS,
@@ -375,27 +390,67 @@ pub const MOPUP_CLOSE: i32 = 4;
 // Draughts (all four variants; see `draughts/`). Scores are in hundredths of a man.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Draughts levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one ply with noise and
-/// overlooked moves. 2 (easy): two plies plus the forced captures, with noise, so it sees a piece hanging now but
-/// walks into two-move shots. 3: three plies. 4: four plies. 5 (medium): five plies, a little noise. 6: eight
-/// plies. 7: everything 30% of the time allows. 8 (hard): everything the time allows.
-pub const DRAUGHTS_LEVELS: [LevelParams; 8] = [
-    LevelParams {
-        overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
-        ..level(1, 60, true)
-    },
+/// Draughts level 1 in every variant: two plies with noise of a man and overlooked moves, so it gives men away
+/// and misses the better capture now and then. A one-ply level 1 stood 220-370 Elo below level 2.
+const DRAUGHTS_LEVEL1: LevelParams = LevelParams {
+    overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
+    ..level(2, 100, true)
+};
+
+/// English draughts levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: see
+/// [`DRAUGHTS_LEVEL1`]. 2 (easy): two plies plus the forced captures, with noise, so it sees a piece hanging now
+/// but walks into two-move shots. 3: three plies. 4: four plies. 5 (medium): six plies, a little noise. 6: nine
+/// plies. 7: everything 5% of the time allows. 8 (hard): everything the time allows. Spaced by self-play
+/// (docs/ai.md).
+pub const ENGLISH_LEVELS: [LevelParams; 8] = [
+    DRAUGHTS_LEVEL1,
     level(2, 40, true),
     level(3, 30, true),
     level(4, 20, true),
-    level(5, 15, true),
-    level(8, 5, true),
-    full(LEVEL7_TIME_PERMILLE),
+    level(6, 15, true),
+    level(9, 5, true),
+    full(ENGLISH_LEVEL7_TIME_PERMILLE),
     full(1000),
 ];
 
-/// A draughts level's parameters.
-pub const fn draughts_level(level: Level) -> LevelParams {
-    DRAUGHTS_LEVELS[level.index()]
+/// Russian and Pool levels (8x8, flying kings): as English's up to level 3; 4: four plies without noise; 5
+/// (medium): six plies; 6: eight plies; 7: 10% of the time; 8 (hard): all of it. With flying kings each ply is
+/// worth more than in English, so the fixed depths are closer together.
+pub const FLYING_8X8_LEVELS: [LevelParams; 8] = [
+    DRAUGHTS_LEVEL1,
+    level(2, 40, true),
+    level(3, 30, true),
+    level(4, 0, true),
+    level(6, 15, true),
+    level(8, 5, true),
+    full(FLYING_8X8_LEVEL7_TIME_PERMILLE),
+    full(1000),
+];
+
+/// International levels (10x10): as English's up to level 3; 4: four plies without noise; 5 (medium): six plies
+/// with noise of up to 0.4 man; 6: everything [`INTERNATIONAL_LEVEL6_TIME_PERMILLE`] of the time allows; 7:
+/// [`INTERNATIONAL_LEVEL7_TIME_PERMILLE`]; 8 (hard): all of it. On the big board each ply is worth about 200 Elo at
+/// these depths, and the full search at 100 ms a move stands about 850 above six plies, so the top levels are
+/// shares of the time.
+pub const INTERNATIONAL_LEVELS: [LevelParams; 8] = [
+    DRAUGHTS_LEVEL1,
+    level(2, 40, true),
+    level(3, 30, true),
+    level(4, 0, true),
+    level(6, 40, true),
+    full(INTERNATIONAL_LEVEL6_TIME_PERMILLE),
+    full(INTERNATIONAL_LEVEL7_TIME_PERMILLE),
+    full(1000),
+];
+
+/// A draughts level's parameters in a variant.
+pub const fn draughts_level(variant: DraughtsVariant, level: Level) -> LevelParams {
+    let levels = match variant {
+        DraughtsVariant::English => &ENGLISH_LEVELS,
+        DraughtsVariant::Russian | DraughtsVariant::Pool => &FLYING_8X8_LEVELS,
+        DraughtsVariant::International => &INTERNATIONAL_LEVELS,
+    };
+    levels[level.index()]
 }
 
 /// Transposition table entries for draughts (2^19 entries of 40 bytes: 20 MB).
@@ -490,3 +545,30 @@ pub const CHESS4_PLACE: i32 = 3000;
 pub const CHESS4_QS_MAX_PLY: i32 = 4;
 /// Nodes between two looks at the clock (a power of two); a four-player node takes several microseconds.
 pub const CHESS4_NODES_PER_CLOCK_CHECK: u64 = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_draughts_level_searches_at_least_as_far_as_the_one_below() {
+        for variant in DraughtsVariant::ALL {
+            let levels: Vec<LevelParams> = Level::ALL
+                .into_iter()
+                .map(|level| draughts_level(variant, level))
+                .collect();
+            for pair in levels.windows(2) {
+                let (lower, upper) = (&pair[0], &pair[1]);
+                // A fixed depth thinks with the whole budget as its limit; a share of the time searches as deep
+                // as it can.
+                assert!(
+                    (upper.max_depth, upper.time_permille) >= (lower.max_depth, lower.time_permille),
+                    "{variant:?}: {lower:?} then {upper:?}"
+                );
+            }
+            assert_eq!(levels[0].overlook_permille, LEVEL1_OVERLOOK_PERMILLE);
+            assert!(levels[1..].iter().all(|l| l.overlook_permille == 0));
+            assert_eq!(levels[7], full(1000), "{variant:?}: hard uses all of its time");
+        }
+    }
+}

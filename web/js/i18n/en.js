@@ -113,7 +113,7 @@ export default {
 'level_about.1': 'For your first games: it leaves pieces to be taken and sometimes misses a capture.',
 'level_about.easy': 'Takes a piece left unguarded, but falls for two-move tricks.',
 'level_about.3': 'Looks two moves ahead; still careless.',
-'level_about.4': 'Looks three moves ahead.',
+'level_about.4': 'Looks a few moves ahead and seldom leaves a piece unguarded.',
 'level_about.medium': 'Plays like a club player.',
 'level_about.6': 'Plays like a strong club player.',
 'level_about.7': 'Very strong.',

@@ -120,7 +120,7 @@ impl DraughtsEngine {
             return Err(AiError::Unsupported(req.kind));
         };
         let root = Root::new(variant, &req.start, &req.moves, req.mandatory_capture)?;
-        let lp = params::draughts_level(req.level);
+        let lp = params::draughts_level(variant, req.level);
         let timer = Timer::started_at(
             start,
             Budget::new(&req.limit, lp.time_permille),
@@ -142,12 +142,12 @@ impl DraughtsEngine {
         seed: Option<u64>,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
-        let lp = params::draughts_level(level);
+        let variant = root.pos.variant();
+        let lp = params::draughts_level(variant, level);
         let mut moves = root.pos.legal_moves().to_vec();
         if moves.is_empty() {
             return Err(AiError::GameOver);
         }
-        let variant = root.pos.variant();
         let gi = match self.geometry.iter().position(|g| g.variant == variant) {
             Some(i) => i,
             None => {
