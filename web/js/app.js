@@ -93,6 +93,9 @@ function navigate(path, replaceState = false) {
 }
 
 let routing = 0;
+// A table's messages that come before the first page is shown (index.html's early socket opened the table of
+// the address) wait for that page.
+let beforePage = [];
 
 /** Show the page of the current address (loading its module the first time). */
 async function route() {
@@ -113,6 +116,9 @@ async function route() {
     }
     if (seq !== routing) return; // the player went on meanwhile
     app.page = mod.mount(app, clear(app.main), params(m)) || null;
+    const waiting = beforePage || [];
+    beforePage = null;
+    if (app.page && app.page.onMessage) for (const msg of waiting) app.page.onMessage(msg);
     highlightNav();
     return;
   }
@@ -174,6 +180,7 @@ function onMessage(msg) {
       break;
   }
   if (app.page && app.page.onMessage) app.page.onMessage(msg);
+  else if (beforePage && beforePage.length < 100 && ['table', 'event', 'error'].includes(msg.t)) beforePage.push(msg);
 }
 
 function onChallenge(msg) {

@@ -1,6 +1,6 @@
 // Sounds made with WebAudio oscillators (no audio files): move, capture, your turn, low time, game end.
-// Muted state is remembered in localStorage. Below, notifications: in this module because every page needs both
-// (one request fewer on a first visit); app.js names the two halves `sound` and `notify`.
+// Muted state is remembered in localStorage. Below, notifications, which every page needs as well; app.js names
+// the two halves `sound` and `notify`.
 
 const KEY = 'parlor.muted';
 let ctx = null;

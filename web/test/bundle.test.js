@@ -19,8 +19,9 @@ function files(dir, out = []) {
 
 // A first visit loads the app, the page's own module and every module they import statically (other pages and
 // languages come later through import()), the style sheet, the piece sprite and one language file: the server sends
-// them brotli-compressed. The page, the socket and the board's position come on top; the whole first visit must stay
-// under 90 KB (the e2e first-load test measures it in Chromium).
+// them brotli-compressed, the modules joined into chunks without their comment lines (docs/web.md), which is
+// smaller than this count of the files one by one. The page, the socket and the board's position come on top; the
+// whole first visit must stay under 90 KB (the e2e first-load test measures it in Chromium).
 const PAGES = ['lobby', 'table', 'history', 'rules', 'analysis'];
 
 /** The modules `entry` loads before it runs: itself and its static imports, followed through. */

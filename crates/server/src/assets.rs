@@ -2,14 +2,16 @@
 //! carries a hash of the whole bundle so a new release is never mixed with a cached old one.
 //!
 //! Text files go out compressed (brotli, else gzip, as the browser accepts), each compressed once and kept. The
-//! page names every script module up front (`modulepreload`), so a first visit fetches them at once instead of
-//! along a chain of imports (of the language files only the one the browser asks for first), and carries the
-//! piece sprite inline.
+//! page loads the client's modules joined into chunks ([`crate::chunks`]): the root chunk, after the chunks of the
+//! address's page and of the language the browser asks for first, all fetched at once, so a first visit needs one
+//! round of requests; it carries the piece sprite inline.
 
+use crate::chunks;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Mutex, OnceLock};
@@ -50,8 +52,8 @@ pub fn bundle_hash() -> &'static str {
 /// The languages of the web client, as their files under `js/i18n/` are named.
 const LANGUAGES: [&str; 3] = ["en", "bn", "mr"];
 
-/// Where the page says the preload links go.
-const PRELOAD: &str = "<!--PRELOAD-->";
+/// Where the page says the chunks of its page and language go (before the root chunk, so they run first).
+const CHUNKS: &str = "<!--CHUNKS-->";
 
 /// Where the page says the piece sprite goes: inline, so the board needs no request of its own for it.
 const SPRITE: &str = "<!--SPRITE-->";
@@ -107,75 +109,24 @@ fn page_for(path: &str) -> &'static str {
     }
 }
 
-/// The preload links: the modules a page needs before it shows anything, found by following the static imports
-/// (`import ... from './x.js'`) of `js/app.js`, the page's own module and the language's file. A module that only
-/// another page imports (the replay's positions on the history page) is left out: on a slow phone's connection
-/// every request beyond six per round of the browser's connections costs a round trip. What loads later through
-/// `import()` (other pages, other languages) is not preloaded either.
-fn preload_links(language: &str, page: &str) -> String {
+/// The scripts of a page's first chunks: the page's own module and the language's file, each with what it
+/// imports beyond the root chunk (docs/web.md). They only define modules, and run before the root chunk, so the
+/// app finds the page's modules there and shows the page without waiting for another frame.
+fn first_chunks(language: &str, page: &str) -> String {
     let hash = bundle_hash();
-    let mut wanted = std::collections::BTreeSet::new();
-    let mut todo = vec![
-        "js/app.js".to_owned(),
-        format!("js/pages/{page}.js"),
-        format!("js/i18n/{language}.js"),
-    ];
-    while let Some(name) = todo.pop() {
-        let Some(file) = Web::get(&name) else { continue };
-        if !wanted.insert(name.clone()) {
-            continue;
-        }
-        let text = String::from_utf8_lossy(&file.data);
-        todo.extend(static_imports(&text).filter_map(|target| resolve(&name, target)));
-    }
-    let mut links = String::new();
-    for name in wanted {
-        links.push_str(&format!(
-            "<link rel=\"modulepreload\" href=\"/a/{hash}/{name}\">\n"
-        ));
-    }
-    links
+    [format!("js/pages/{page}.js"), format!("js/i18n/{language}.js")]
+        .iter()
+        .map(|module| {
+            format!(
+                "<script type=\"module\" src=\"/a/{hash}/{}{module}\"></script>\n",
+                chunks::DIR
+            )
+        })
+        .collect()
 }
 
-/// The specifiers of a module's static imports and re-exports, one statement per line as the client writes them:
-/// `import { a } from './x.js';`, `import * as b from '../y.js';`, `export { c } from './z.js';`, `import './w.js';`.
-fn static_imports(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().filter_map(|line| {
-        let line = line.trim_start();
-        let rest = if line.starts_with("import ") || line.starts_with("export ") {
-            match line.rsplit_once(" from ") {
-                Some((_, rest)) => rest,
-                None => line.strip_prefix("import ")?,
-            }
-        } else {
-            return None;
-        };
-        let rest = rest.trim_start();
-        let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
-        let inner = &rest[1..];
-        inner.find(quote).map(|end| &inner[..end])
-    })
-}
-
-/// The bundle path a relative specifier of the module `from` names (`../dom.js` from `js/pages/table.js` is
-/// `js/dom.js`); `None` for a specifier that is not relative or leaves the bundle.
-fn resolve(from: &str, target: &str) -> Option<String> {
-    if !target.starts_with("./") && !target.starts_with("../") {
-        return None;
-    }
-    let mut parts: Vec<&str> = from.split('/').collect();
-    parts.pop();
-    for part in target.split('/') {
-        match part {
-            "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            _ => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
-}
+/// The page's script: the root chunk instead of `js/app.js` alone.
+const SCRIPT: &str = "src=\"/a/__ASSETS__/js/app.js\"";
 
 /// The page for every client route (`path`), with the asset prefix, the preload links and the sprite filled in;
 /// never cached, and compressed when the browser accepts it (once per language, page and coding).
@@ -183,7 +134,11 @@ pub fn index(path: &str, headers: &HeaderMap) -> Response {
     let (language, page) = (first_language(headers), page_for(path));
     let body = match Web::get("index.html") {
         Some(file) => String::from_utf8_lossy(&file.data)
-            .replace(PRELOAD, &preload_links(language, page))
+            .replace(CHUNKS, &first_chunks(language, page))
+            .replace(
+                SCRIPT,
+                &format!("src=\"/a/__ASSETS__/{}{}\"", chunks::DIR, chunks::ROOT),
+            )
             .replace(SPRITE, &inline_sprite())
             .replace("__ASSETS__", bundle_hash()),
         None => FALLBACK.to_owned(),
@@ -314,17 +269,101 @@ pub fn asset(hash: &str, path: &str, headers: &HeaderMap) -> Response {
     if hash != bundle_hash() {
         return StatusCode::NOT_FOUND.into_response();
     }
+    if let Some(module) = path.strip_prefix(chunks::DIR) {
+        return chunk(module, headers);
+    }
     let Some(file) = Web::get(path) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let mime = file.metadata.mimetype().to_owned();
-    let encoding = Encoding::accepted(headers).filter(|_| compressible(&mime));
+    let data = match file.data {
+        Cow::Borrowed(bytes) => Bytes::from_static(bytes),
+        Cow::Owned(bytes) => Bytes::from(bytes),
+    };
+    immutable(path, &mime, data, headers)
+}
+
+/// A chunk of the client's modules (crates/server/src/chunks.rs): not found when no such module is in the
+/// bundle, a server error naming the line when a module is written in a form the chunks cannot hold.
+fn chunk(module: &str, headers: &HeaderMap) -> Response {
+    if !module.starts_with("js/") || !module.ends_with(".js") {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    // Each chunk is made once. A debug build reads the files from disk, so there a kept chunk is checked against
+    // the sources it was made from (reading them is cheap next to joining them again) and made afresh if one changed.
+    static MADE: OnceLock<Mutex<HashMap<String, Made>>> = OnceLock::new();
+    let made = MADE.get_or_init(Mutex::default);
+    let kept = made
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(module)
+        .cloned();
+    let text = match kept {
+        Some(kept) if !cfg!(debug_assertions) || kept.sources_unchanged() => kept.text,
+        _ => {
+            let read = std::cell::RefCell::new(Vec::new());
+            let joined = chunks::chunk(module, |path| {
+                let file = Web::get(path).map(|file| file.data);
+                let hash = file.as_deref().map(fnv);
+                read.borrow_mut().push((path.to_owned(), hash));
+                file
+            });
+            match joined {
+                Ok(text) => {
+                    let kept = Made {
+                        text: Bytes::from(text),
+                        sources: read.into_inner(),
+                    };
+                    // Only modules of the bundle have chunks, so this holds one entry per module at most.
+                    made.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(module.to_owned(), kept.clone());
+                    kept.text
+                }
+                Err(chunks::ChunkError::Missing { module: missing, .. }) if missing == module => {
+                    return StatusCode::NOT_FOUND.into_response();
+                }
+                Err(error) => {
+                    tracing::error!(%error, "the web client's modules cannot be joined");
+                    return (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response();
+                }
+            }
+        }
+    };
+    immutable(
+        &format!("{}{module}", chunks::DIR),
+        "text/javascript",
+        text,
+        headers,
+    )
+}
+
+/// A chunk as made, with the files it was made from and the hash of each as it was read (`None`: not there).
+#[derive(Clone)]
+struct Made {
+    text: Bytes,
+    sources: Vec<(String, Option<u64>)>,
+}
+
+impl Made {
+    fn sources_unchanged(&self) -> bool {
+        self.sources
+            .iter()
+            .all(|(path, hash)| Web::get(path).map(|file| fnv(&file.data)) == *hash)
+    }
+}
+
+/// `data` (the file at `path` of the bundle, of type `mime`) with a year's caching, compressed when it is text and
+/// the browser accepts it.
+fn immutable(path: &str, mime: &str, data: Bytes, headers: &HeaderMap) -> Response {
+    let encoding = Encoding::accepted(headers).filter(|_| compressible(mime));
+    let mime = mime.to_owned();
     let mut response = match encoding {
         Some(encoding) => {
-            let body = compressed(encoding, path, &file.data);
+            let body = compressed(encoding, path, &data);
             ([(header::CONTENT_TYPE, mime)], body).into_response()
         }
-        None => ([(header::CONTENT_TYPE, mime)], file.data.into_owned()).into_response(),
+        None => ([(header::CONTENT_TYPE, mime)], data).into_response(),
     };
     let h = response.headers_mut();
     h.insert(
@@ -378,25 +417,7 @@ mod tests {
     }
 
     #[test]
-    fn static_imports_are_read_and_resolved_within_the_bundle() {
-        let text = "import { a, b } from '../dom.js';\nimport * as s from './sound.js';\nexport { c } from \"./x.js\";\n\
-                    import './side.js';\nconst later = import('./lazy.js');\n// import nothing from here\nexport function fromView() {}\n";
-        let found: Vec<&str> = static_imports(text).collect();
-        assert_eq!(found, ["../dom.js", "./sound.js", "./x.js", "./side.js"]);
-        assert_eq!(
-            resolve("js/pages/table.js", "../dom.js").as_deref(),
-            Some("js/dom.js")
-        );
-        assert_eq!(
-            resolve("js/app.js", "./net/socket.js").as_deref(),
-            Some("js/net/socket.js")
-        );
-        assert_eq!(resolve("js/app.js", "../../etc/passwd"), None);
-        assert_eq!(resolve("js/app.js", "https://example.com/x.js"), None);
-    }
-
-    #[test]
-    fn the_page_preloads_its_own_page_module_and_language_only() {
+    fn the_page_loads_its_own_page_and_language_chunks_only() {
         let lang = |v: &'static str| first_language(&headers(&[(header::ACCEPT_LANGUAGE, v)]));
         assert_eq!(lang("mr-IN,mr;q=0.9,en;q=0.8"), "mr");
         assert_eq!(lang("fr-FR, bn;q=0.5"), "bn");
@@ -405,31 +426,94 @@ mod tests {
         assert_eq!(page_for("/game/x"), "history");
         assert_eq!(page_for("/"), "lobby");
         assert_eq!(page_for("/analysis"), "analysis");
-        let links = preload_links("bn", "table");
+        let scripts = first_chunks("bn", "table");
+        assert!(scripts.contains("/c/js/pages/table.js\""), "{scripts}");
+        assert!(scripts.contains("/c/js/i18n/bn.js\""), "{scripts}");
+        assert_eq!(scripts.lines().count(), 2, "{scripts}");
         if Web::get("js/app.js").is_none() {
             return; // a build without the web client
         }
-        assert!(links.contains("/js/app.js\""), "{links}");
-        assert!(links.contains("/js/i18n/bn.js\""), "{links}");
-        assert!(links.contains("/js/i18n/index.js\""), "{links}");
-        assert!(links.contains("/js/pages/table.js\""), "{links}");
-        assert!(
-            !links.contains("/js/i18n/en.js\"") && !links.contains("/js/i18n/mr.js\""),
-            "{links}"
-        );
-        assert!(!links.contains("/js/pages/lobby.js\""), "{links}");
-        // What the table page imports, through its imports too, and nothing only the history page needs.
-        for needed in [
-            "table-model.js",
-            "board/render.js",
-            "board/geometry.js",
-            "net/socket.js",
-            "dom.js",
-        ] {
-            assert!(links.contains(&format!("/js/{needed}\"")), "{needed}: {links}");
-        }
-        assert!(!links.contains("/js/board/replay.js\""), "{links}");
-        assert!(preload_links("en", "history").contains("/js/board/replay.js\""));
         assert!(inline_sprite().starts_with("<svg class=\"sprite\" aria-hidden=\"true\""));
+    }
+
+    #[test]
+    fn every_page_and_language_has_a_chunk_and_the_page_loads_the_root_chunk() {
+        let Some(page) = Web::get("index.html") else {
+            return; // a build without the web client
+        };
+        let page = String::from_utf8_lossy(&page.data);
+        assert_eq!(page.matches(SCRIPT).count(), 1);
+        assert!(
+            page.find(CHUNKS) < page.find(SCRIPT),
+            "the page's chunks run before the root chunk"
+        );
+        let read = |path: &str| Web::get(path).map(|file| file.data);
+        let root = chunks::chunk(chunks::ROOT, read).unwrap();
+        for held in ["js/app.js", "js/dom.js", "js/net/socket.js", "js/i18n/index.js"] {
+            assert!(root.contains(&format!("define({held:?}")), "{held}");
+        }
+        for page in ["lobby", "table", "history", "rules", "analysis"] {
+            let module = format!("js/pages/{page}.js");
+            let chunk = chunks::chunk(&module, read).unwrap();
+            assert!(chunk.contains(&format!("define({module:?}")), "{page}");
+            assert!(!chunk.contains("define(\"js/dom.js\""), "{page} repeats the root");
+        }
+        for language in LANGUAGES {
+            let module = format!("js/i18n/{language}.js");
+            assert!(
+                chunks::chunk(&module, read)
+                    .unwrap()
+                    .contains("default: () => $default")
+            );
+        }
+    }
+
+    #[test]
+    fn every_module_scans_and_only_its_comment_lines_are_emptied() {
+        for name in Web::iter().filter(|n| n.starts_with("js/") && n.ends_with(".js")) {
+            let source = String::from_utf8_lossy(&Web::get(&name).unwrap().data).into_owned();
+            let out =
+                chunks::without_comment_lines(&source).unwrap_or_else(|| panic!("{name} does not scan"));
+            assert_eq!(out.lines().count(), source.lines().count(), "{name}");
+            let mut emptied = 0;
+            for (before, after) in source.lines().zip(out.lines()) {
+                let trimmed = before.trim_start();
+                let comment =
+                    trimmed.starts_with("//") || trimmed.starts_with("/*") || trimmed.starts_with('*');
+                assert!(
+                    after == before || (after.is_empty() && comment),
+                    "{name}: {before:?} became {after:?}"
+                );
+                emptied += usize::from(after != before);
+            }
+            // Template literals (the rules' texts) come through whole: their backticks are all outside comments.
+            let ticks = |text: &str| {
+                text.lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .map(|l| l.matches('`').count())
+                    .sum::<usize>()
+            };
+            if LANGUAGES.iter().any(|l| name == format!("js/i18n/{l}.js")) {
+                assert_eq!(ticks(&out), ticks(&source), "{name}");
+            }
+            assert!(
+                emptied > 0 || name.starts_with("js/i18n/"),
+                "{name}: no comment line found"
+            );
+        }
+    }
+
+    #[test]
+    fn chunks_are_served_for_modules_only() {
+        if Web::get("js/app.js").is_none() {
+            return; // a build without the web client
+        }
+        let status = |path: &str| asset(bundle_hash(), path, &HeaderMap::new()).status();
+        assert_eq!(status("c/js/app.js"), StatusCode::OK);
+        assert_eq!(status("c/js/pages/table.js"), StatusCode::OK);
+        assert_eq!(status("c/js/i18n/mr.js"), StatusCode::OK);
+        assert_eq!(status("c/js/nothing.js"), StatusCode::NOT_FOUND);
+        assert_eq!(status("c/css/app.css"), StatusCode::NOT_FOUND);
+        assert_eq!(status("c/../index.html"), StatusCode::NOT_FOUND);
     }
 }

@@ -10,7 +10,7 @@ use axum::response::Response;
 /// websocket is `connect-src 'self'` (CSP 3: same host, `ws:`/`wss:` included); no plugins, no `<base>`, and no
 /// framing by anyone (`frame-ancestors`, with `X-Frame-Options` for older browsers).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' \
-'sha256-JwmDOTDADY2bA9fpyDvfYTfbe9W2OOCD2nMa/oxIqO4=' 'sha256-7GuBTlBvMi9+8wkQwrRxQqd1+7KeWPwL6NcPVyDMCh0='; style-src 'self'; \
+'sha256-cltjL82thw74o0IdsdCCylyjQYjX9ekMqPgBYUb9SSQ=' 'sha256-7GuBTlBvMi9+8wkQwrRxQqd1+7KeWPwL6NcPVyDMCh0='; style-src 'self'; \
 img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; \
 form-action 'self'; frame-ancestors 'none'";
 

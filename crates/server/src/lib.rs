@@ -16,7 +16,8 @@
 //! - [`analysis`]: the engine for players on a few engine places (the analysis board, imports); [`review`]: the
 //!   engine's review of a finished game, queued, run position by position and stored.
 //! - [`clock`]: base, increment and per-move cap. [`cpu`]: CPU seats. [`rating`]: Glicko-2.
-//! - [`persist`]: group commit to the store. [`outbox`]: a connection's outgoing queue. [`assets`]: the web client.
+//! - [`persist`]: group commit to the store. [`outbox`]: a connection's outgoing queue. [`assets`]: the web client
+//!   ([`chunks`]: its modules joined into a few files).
 //! - [`limit`]: abuse limits (token buckets per connection, player and address). [`name`]: what a player's name may hold.
 //! - [`image`]: `/image/{game}.{svg,png}`, pictures of positions with an LRU of PNGs.
 //! - [`listen`]: the accept loop: header timeout, connection caps. [`proxy`]: trusted proxies, the client's
@@ -27,6 +28,7 @@
 pub mod analysis;
 pub mod app;
 pub mod assets;
+pub mod chunks;
 pub mod clock;
 pub mod cluster;
 pub mod config;

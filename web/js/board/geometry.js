@@ -1,7 +1,7 @@
 // Board geometry for the three boards: which squares exist, how the board turns for each seat, square names and
 // draughts numbering; below, positions read from their text (FEN, PDN FEN, FEN4) and the position image's address.
-// One module because the table page needs them all (one request instead of three on a first visit). Pure functions, no DOM (tested with `node --test`). Coordinates are the protocol's
-// [file, rank], 0-based from the bottom-left of the game's standard diagram (docs/protocol.md).
+// Pure functions, no DOM (tested with `node --test`). Coordinates are the protocol's [file, rank], 0-based from
+// the bottom-left of the game's standard diagram (docs/protocol.md).
 
 /** The board family of a game name from a TableSpec (`chess`, `draughts/english`, `chess4` ...). */
 export function familyOf(game) {

@@ -52,6 +52,7 @@ export class Connection {
     this.fatal = false;
     this.welcomed = false;
     this.unacked = new Map(); // ack -> move message
+    this.earlyOpen = null; // the `open` the page's early socket sent (index.html), until the page claims it
     this.nextAck = Date.now() % 1000000000;
   }
 
@@ -62,11 +63,17 @@ export class Connection {
     const early = takeEarlySocket(this.url);
     if (!early && typeof navigator !== 'undefined' && navigator.onLine === false) { this.scheduleRetry(); return; }
     let ws;
+    this.earlyOpen = early ? early.open || null : null;
     if (early) ws = early.socket;
     else try { ws = new WebSocket(this.url); } catch { this.scheduleRetry(); return; }
     this.ws = ws;
-    // A socket the page opened early said hello when it opened; one still connecting says it here.
-    ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', protocol: PROTOCOL }));
+    // A socket the page opened early said hello (and opened the address's table) when it opened; one still
+    // connecting says it here.
+    const opening = this.earlyOpen;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ t: 'hello', protocol: PROTOCOL }));
+      if (opening) ws.send(opening);
+    };
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
@@ -102,6 +109,14 @@ export class Connection {
       for (const e of early.messages) ws.onmessage(e);
       if (early.closed) ws.onclose();
     }
+  }
+
+  /** Whether this socket already sent `msg` (an `open` of the page's table) as the page loaded: true once, so
+   * the page asks itself on any later occasion and any later socket. */
+  sentEarly(msg) {
+    if (this.earlyOpen === null || this.earlyOpen !== JSON.stringify(msg)) return false;
+    this.earlyOpen = null;
+    return true;
   }
 
   scheduleRetry() {

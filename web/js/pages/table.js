@@ -21,6 +21,12 @@ export function seatLabel(game, seat) {
 
 const EXPORT_KEY = { chess: 'table.download_pgn', draughts: 'table.download_pdn', chess4: 'table.download_pgn4' };
 
+/** Scrolls `el` to its end before the next frame is drawn: reading its height at once would lay the page out
+ * an extra time in the middle of a render. */
+function scrollToEnd(el) {
+  requestAnimationFrame(() => { el.scrollTop = el.scrollHeight; });
+}
+
 export function mount(app, main, params) {
   let model = null;
   let board = null;
@@ -78,6 +84,8 @@ export function mount(app, main, params) {
     const msg = { t: 'open' };
     if (tableId) msg.table = tableId; else msg.code = params.code;
     if (since !== undefined && since !== null) msg.since = since;
+    // The page's early socket may have opened this table already (its state is on the way or here).
+    if (app.conn && app.conn.sentEarly(msg)) return;
     app.send(msg);
   }
 
@@ -412,7 +420,7 @@ export function mount(app, main, params) {
             'data-seat': row.cells[colour].seat, 'data-colour': colour, onclick: () => browseTo(row.cells[colour].ply) }, notation(row.cells[colour].display))
           : h('span', { class: 'move-none', 'data-colour': colour })))));
     }
-    if (!browse) movesBox.scrollTop = movesBox.scrollHeight;
+    if (!browse) scrollToEnd(movesBox);
   }
 
   function renderShare() {
@@ -438,7 +446,7 @@ export function mount(app, main, params) {
         mine ? h('strong', {}, nameNode(line.from.name)) : h('button', { type: 'button', class: 'link pname', 'data-player': line.from.id, onclick: (e) => openMenu(line.from, e.currentTarget) }, nameNode(line.from.name)),
         ': ', h('bdi', { class: 'chat-text', dir: 'auto' }, line.text)));
     }
-    chatList.scrollTop = chatList.scrollHeight;
+    scrollToEnd(chatList);
   }
 
   function openMenu(player, anchor) {
