@@ -1,5 +1,7 @@
 // Starts a real `parlor serve` on a free port with a fresh SQLite database, and gives tests people (browser
 // contexts) who load the site. PARLOR_BIN may point to the binary; else target/debug/parlor of this repository.
+// PARLOR_RELEASE_BIN names a release build for the tests that measure speed (`SPEED_BIN`), so they time the
+// server players run rather than a debug build's slower answers.
 // Without a binary the server tests are skipped (the static smoke test still runs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 export const BIN = process.env.PARLOR_BIN || join(ROOT, 'target/debug/parlor');
 // A binary without the `serve` subcommand (before the server landed) counts as none.
 export const HAVE_SERVER = existsSync(BIN) && spawnSync(BIN, ['serve', '--help'], { stdio: 'ignore', timeout: 10000 }).status === 0;
+export const SPEED_BIN = process.env.PARLOR_RELEASE_BIN || BIN;
 export const SHOTS = join(ROOT, 'e2e/screenshots');
 
 async function freePort() {
@@ -22,12 +25,12 @@ async function freePort() {
   });
 }
 
-/** Start `parlor serve`; `extra` flags (e.g. ['--grace-seconds', '3']). Resolves {base, stop}. */
-export async function startServer(extra = []) {
+/** Start `parlor serve` (the binary `bin`); `extra` flags (e.g. ['--grace-seconds', '3']). Resolves {base, stop}. */
+export async function startServer(extra = [], bin = BIN) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'parlor-e2e-'));
   const db = join(dir, 'e2e.db');
-  const proc = spawn(BIN, ['serve', '--listen', `127.0.0.1:${port}`, '--database', `sqlite://${db}`, ...extra], {
+  const proc = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--database', `sqlite://${db}`, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
   });
   let log = '';
@@ -55,9 +58,9 @@ export async function startServer(extra = []) {
   };
 }
 
-/** Server and browser for one test file. */
-export async function setup(extra = []) {
-  const server = await startServer(extra);
+/** Server and browser for one test file; `bin`: the server's binary. */
+export async function setup(extra = [], { bin = BIN } = {}) {
+  const server = await startServer(extra, bin);
   const browser = await launch();
   return {
     server, browser, base: server.base,
