@@ -136,7 +136,12 @@ export async function createTable(page, { game = 'chess', variant, time, private
   if (time) await page.selectOption('#c-time', time);
   if (priv) await page.check('#c-private');
   if (moveLimit) await page.fill('#c-move-limit', String(moveLimit));
-  for (const [i, kind] of (seats || []).entries()) await page.selectOption(`select[data-seat="${i}"]`, kind);
+  // A seat is 'me', 'open' or 'cpu', or 'cpu:LEVEL' for a computer at a level other than medium.
+  for (const [i, seat] of (seats || []).entries()) {
+    const [kind, level] = seat.split(':');
+    await page.selectOption(`select[data-seat="${i}"]`, kind);
+    if (level) await page.selectOption(`select[name="level${i}"]`, level);
+  }
   await page.click('[data-action="create"]');
   await waitPath(page, '^/table/');
   await page.waitForFunction(() => window.__parlorTable && window.__parlorTable());

@@ -1,7 +1,8 @@
 // A four-player table from end to end: a first game to its move limit, a rematch that starts one seat further
 // clockwise (Blue opens it; every seat keeps its army, so the player is still Red, at the bottom of the board, and
 // the move list's rounds start with Blue), and a 30 s turn that runs out: a computer moves for the player, who takes
-// the seat back with one tap and moves again.
+// the seat back with one tap and moves again. The computers play at level 7, which thinks about a second a move,
+// so the rematch goes on for seconds after the computer takes the player's seat (medium's moves come at once).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAVE_SERVER, setup, person, createTable, model, playByClicks, waitTurn } from '../lib/harness.js';
@@ -19,7 +20,7 @@ test('four-player table: move limit, rotated rematch, a turn that runs out and a
   const env = await setup();
   try {
     const me = await person(env, 'Esha');
-    await createTable(me.page, { game: 'chess4', seats: ['me', 'cpu', 'cpu', 'cpu'], time: '30s', moveLimit: 12 });
+    await createTable(me.page, { game: 'chess4', seats: ['me', 'cpu:7', 'cpu:7', 'cpu:7'], time: '30s', moveLimit: 12 });
     let m = await model(me.page);
     assert.equal(m.spec.time.per_move_ms, 30000);
     assert.equal(m.spec.rules.rotate_first, true);
@@ -63,6 +64,7 @@ test('four-player table: move limit, rotated rematch, a turn that runs out and a
       plyAtTurn, { timeout: 30000 });
     // One tap takes the seat back; the next turn is the player's own again.
     // (The page redraws as the computers move, so the button is pressed from the page itself.)
+    await me.page.waitForSelector('[data-action="take-back-seat"]', { timeout: 10000 });
     await me.page.evaluate(() => document.querySelector('[data-action="take-back-seat"]').click());
     await me.page.waitForFunction(() => { const t = window.__parlorTable(); return t.you === 0 && !t.seats[0].cpu; }, null, { timeout: 30000 });
     await waitTurn(me.page, 60000);
