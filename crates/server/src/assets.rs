@@ -297,10 +297,11 @@ fn chunk(module: &str, headers: &HeaderMap) -> Response {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get(module)
-        .cloned();
+        .filter(|kept| !cfg!(debug_assertions) || kept.sources_unchanged())
+        .map(|kept| kept.text.clone());
     let text = match kept {
-        Some(kept) if !cfg!(debug_assertions) || kept.sources_unchanged() => kept.text,
-        _ => {
+        Some(text) => text,
+        None => {
             let read = std::cell::RefCell::new(Vec::new());
             let joined = chunks::chunk(module, |path| {
                 let file = Web::get(path).map(|file| file.data);
@@ -310,15 +311,16 @@ fn chunk(module: &str, headers: &HeaderMap) -> Response {
             });
             match joined {
                 Ok(text) => {
+                    let text = Bytes::from(text);
                     let kept = Made {
-                        text: Bytes::from(text),
+                        text: text.clone(),
                         sources: read.into_inner(),
                     };
                     // Only modules of the bundle have chunks, so this holds one entry per module at most.
                     made.lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .insert(module.to_owned(), kept.clone());
-                    kept.text
+                        .insert(module.to_owned(), kept);
+                    text
                 }
                 Err(chunks::ChunkError::Missing { module: missing, .. }) if missing == module => {
                     return StatusCode::NOT_FOUND.into_response();
@@ -339,7 +341,6 @@ fn chunk(module: &str, headers: &HeaderMap) -> Response {
 }
 
 /// A chunk as made, with the files it was made from and the hash of each as it was read (`None`: not there).
-#[derive(Clone)]
 struct Made {
     text: Bytes,
     sources: Vec<(String, Option<u64>)>,
