@@ -333,6 +333,15 @@ impl Position {
         BySeat::from_slice(&[0, 1, 2, 3].map(|s| self.dead & (1 << s) != 0))
     }
 
+    /// Gives the turn to `seat` out of the order of play, nothing else changed: for searches that let any
+    /// opponent answer a move (best-reply search). A seat that is out does not get the turn. The position stays
+    /// one the rules can play on: [`Position::legal_moves`] then lists that seat's moves.
+    pub fn pass_turn_to(&mut self, seat: Seat) {
+        if self.is_live(seat) {
+            self.turn = seat.index();
+        }
+    }
+
     /// True if the seat still plays.
     pub fn is_live(&self, seat: Seat) -> bool {
         self.dead & (1 << seat.index()) == 0
@@ -1010,5 +1019,29 @@ mod tests {
         );
         assert!(d.contains("▲K") && d.contains("◆Q") && d.contains("●K"));
         assert_eq!(d.lines().count(), 15);
+    }
+
+    #[test]
+    fn the_turn_can_be_given_to_any_live_seat() {
+        let mut pos = Position::start();
+        pos.pass_turn_to(Seat::Third);
+        assert_eq!(pos.turn(), Seat::Third);
+        let yellow = pos.legal_moves();
+        assert_eq!(yellow.len(), pos.moves_of(Seat::Third).len());
+        let m = yellow[0];
+        pos.play_unchecked(m);
+        assert_eq!(pos.piece_at(m.to).and_then(|p| p.owner), Some(Seat::Third));
+        assert_eq!(
+            pos.turn(),
+            Seat::Fourth,
+            "play goes on clockwise from the seat that moved"
+        );
+        assert!(pos.resign(Seat::Second));
+        pos.pass_turn_to(Seat::Second);
+        assert_eq!(
+            pos.turn(),
+            Seat::Fourth,
+            "a seat that is out does not get the turn"
+        );
     }
 }
