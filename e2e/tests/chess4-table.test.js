@@ -1,8 +1,8 @@
 // A four-player table from end to end: a first game to its move limit, a rematch that starts one seat further
 // clockwise (Blue opens it; every seat keeps its army, so the player is still Red, at the bottom of the board, and
 // the move list's rounds start with Blue), and a 30 s turn that runs out: a computer moves for the player, who takes
-// the seat back with one tap and moves again. The computers play at level 7, which thinks about a second a move,
-// so the rematch goes on for seconds after the computer takes the player's seat (medium's moves come at once).
+// the seat back with one tap and moves again. The computers play at level 8 (hard), which thinks three seconds a
+// move, so the rematch goes on for seconds after the computer takes the player's seat (lower levels answer at once).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAVE_SERVER, setup, person, createTable, model, playByClicks, waitTurn } from '../lib/harness.js';
@@ -20,7 +20,7 @@ test('four-player table: move limit, rotated rematch, a turn that runs out and a
   const env = await setup();
   try {
     const me = await person(env, 'Esha');
-    await createTable(me.page, { game: 'chess4', seats: ['me', 'cpu:7', 'cpu:7', 'cpu:7'], time: '30s', moveLimit: 12 });
+    await createTable(me.page, { game: 'chess4', seats: ['me', 'cpu:hard', 'cpu:hard', 'cpu:hard'], time: '30s', moveLimit: 12 });
     let m = await model(me.page);
     assert.equal(m.spec.time.per_move_ms, 30000);
     assert.equal(m.spec.rules.rotate_first, true);

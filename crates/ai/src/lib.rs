@@ -17,7 +17,7 @@
 //! - `engine_process`: an outside engine's process, line by line (the UCI and Hub opponents of `parlor match`).
 //! - [`chess`]: evaluation, static exchange evaluation and search for chess.
 //! - [`draughts`]: evaluation and search for the four draughts variants.
-//! - [`chess4`]: evaluation and paranoid search for four-player chess.
+//! - [`chess4`]: evaluation and best-reply search for four-player chess.
 //! - [`uci`]: the UCI protocol loop (`parlor uci`).
 //! - [`arena`]: matches between levels, a random mover and outside engines (UCI, Hub) (`parlor match`), with Elo.
 //! - [`bench`]: node counts at fixed depth (`parlor bench search`) and the timing check (`parlor bench clock`).

@@ -85,8 +85,6 @@ const fn full(time_permille: u32) -> LevelParams {
     }
 }
 
-/// The share of its budget four-player level 7 thinks (level 8 uses all of it).
-pub const LEVEL7_TIME_PERMILLE: u32 = 300;
 /// The share chess level 7 thinks: at 30% it stood about 400 above level 6 and 170 below level 8, at 20% about
 /// 240 and 330 (docs/results/2026-12-06-chess-ladder-against-stockfish.md).
 pub const CHESS_LEVEL7_TIME_PERMILLE: u32 = 200;
@@ -500,22 +498,29 @@ pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Four-player levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one move of its own plus
-/// captures, much noise and overlooked moves. 2 (easy): one move of its own plus captures, with noise. 3: the same
-/// with less noise. 4: two plies (its move and the next opponent's) with more noise than 5 (medium). 6: three plies.
-/// 7: paranoid search as deep as 30% of the time allows. 8 (hard): as deep as the time allows.
+/// captures, noise of up to ten points (more than a knight's capture is worth) and overlooked moves. 2 (easy) and
+/// 3: the same with less noise. 4: one move plus captures, noise of up to four points. 5 (medium): its move and the
+/// strongest answer, noise of up to four points. 6 and 7: the same with less noise. 8 (hard): as deep as the time
+/// allows (docs/results/2026-12-06-four-player-best-reply.md).
 pub const CHESS4_LEVELS: [LevelParams; 8] = [
-    LevelParams {
-        overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
-        ..level(1, 250, true)
-    },
-    level(1, 150, true),
-    level(1, 80, true),
-    level(2, 80, true),
-    level(2, 40, true),
-    level(3, 20, true),
-    full(LEVEL7_TIME_PERMILLE),
+    four(1, 1000, LEVEL1_OVERLOOK_PERMILLE),
+    four(1, 700, LEVEL1_OVERLOOK_PERMILLE),
+    four(1, 450, LEVEL1_OVERLOOK_PERMILLE),
+    four(1, 400, 0),
+    four(2, 400, 0),
+    four(2, 200, 0),
+    four(2, 75, 0),
     full(1000),
 ];
+
+/// A four-player level below hard: `max_depth` plies with captures at the horizon, `noise` and
+/// `overlook_permille` as [`LevelParams`] says.
+const fn four(max_depth: i32, noise: i32, overlook_permille: u32) -> LevelParams {
+    LevelParams {
+        overlook_permille,
+        ..level(max_depth, noise, true)
+    }
+}
 
 /// A four-player level's parameters.
 pub const fn chess4_level(level: Level) -> LevelParams {
@@ -537,6 +542,9 @@ pub const CHESS4_SHELTER: i32 = 12;
 pub const CHESS4_IN_CHECK: i32 = -150;
 /// Per square a knight, bishop, rook or queen reaches.
 pub const CHESS4_MOBILITY: i32 = 3;
+/// Pieces another seat can take at a profit: the share of the loss the evaluation counts (see
+/// `chess4::eval::hanging`).
+pub const CHESS4_HANGING_PERCENT: i32 = 100;
 /// Pawns: per step advanced from the start line.
 pub const CHESS4_PAWN_ADVANCE: i32 = 4;
 /// A finished game: per opponent with fewer points, minus per opponent with more.

@@ -1,10 +1,11 @@
-//! The four-player chess CPU player: reads a [`Request`] (FEN4 start, wire moves), searches with paranoid
+//! The four-player chess CPU player: reads a [`Request`] (FEN4 start, wire moves), searches with best-reply
 //! alpha-beta, answers a [`Choice`] in wire notation.
 //!
 //! - [`arena`]: matches between levels (`parlor match`).
 //! - [`bench`]: node counts at fixed depth and the depth reached in one second (`parlor bench search`).
-//! - [`eval`]: each seat's value (points, material, mobility, king safety) and the paranoid view of it.
-//! - `search`: paranoid alpha-beta with iterative deepening.
+//! - [`eval`]: each seat's value (points, material, mobility, king safety, pieces left to be taken) and the
+//!   root seat's view of it.
+//! - `search`: best-reply alpha-beta with iterative deepening.
 //!
 //! # Eliminations that are not moves
 //! A resignation or a timeout eliminates a seat without a move, which [`Request::moves`] cannot express. For a
@@ -323,6 +324,39 @@ mod tests {
         // The same position without that history: no draw within reach.
         let fresh = hard_at_depth(&start, &[], 2);
         assert!(cp(&fresh) < FIRST, "{fresh:?}");
+    }
+
+    #[test]
+    fn hard_moves_its_queen_away_from_the_seat_that_moves_last() {
+        // Red's queen on h7, attacked by Green's knight on j8: Blue and Yellow move before Green does.
+        let corner = "x,x,x,8,x,x,x";
+        let rows = [
+            "x,x,x,3,yK,4,x,x,x",
+            corner,
+            corner,
+            "14",
+            "bK,13",
+            "14",
+            "9,gN,3,gK",
+            "7,rQ,6",
+            "14",
+            "14",
+            "14",
+            corner,
+            corner,
+            "x,x,x,4,rK,3,x,x,x",
+        ];
+        let start = format!("R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-{}", rows.join("/"));
+        let c = hard_at_depth(&start, &[], 2);
+        assert!(c.wire.starts_with("Qh7-"), "{c:?}");
+        let mut game = Game::from_fen4(&start, None).unwrap();
+        game.play(&c.wire).unwrap();
+        let green_takes = game
+            .position()
+            .moves_of(parlor_game::Seat::Fourth)
+            .iter()
+            .any(|&m| game.position().piece_at(m.to).is_some());
+        assert!(!green_takes, "{c:?}");
     }
 
     #[test]

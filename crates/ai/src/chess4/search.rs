@@ -1,10 +1,15 @@
-//! The four-player search: paranoid alpha-beta (Sturtevant and Korf, "On pruning techniques for multi-player
-//! games", AAAI 2000): the root seat maximises its evaluation and the three others are assumed to minimise it, so
-//! the game becomes two-player and alpha-beta applies. Iterative deepening, a transposition table keyed by the
-//! position, the points and the root seat, killer and history move ordering, and a short capture search at the
-//! horizon (every seat may stand pat). Draws (each live seat scores [`parlor_chess4::game::DRAW_POINTS`] and the
-//! game ends): a repetition of any position since the last capture or pawn move, of the game or the line (above
-//! the horizon), and the fifty-move rule. The table's move limit is not seen.
+//! The four-player search: best-reply search (Schadd and Winands, "Best Reply Search for Multiplayer Games", IEEE
+//! TCIAIG 2011), alpha-beta over the root seat's evaluation. After each move of the root seat comes the one
+//! strongest answer of any opponent (each as if it moved next), then the root seat again: three plies already see
+//! its own next move, and a threat from the seat that moves last is seen at two. Paranoid search, the seats in
+//! their order with three opponents' moves between two of the root's, stood 134 Elo below it at equal depth
+//! (docs/results/2026-12-06-four-player-best-reply.md).
+//!
+//! Iterative deepening, a transposition table keyed by the position, the points and the root seat, killer and
+//! history move ordering, and a short capture search at the horizon (every seat may stand pat, any opponent may
+//! capture). Draws (each live seat scores [`parlor_chess4::game::DRAW_POINTS`] and the game ends): a repetition of
+//! any position since the last capture or pawn move, of the game or the line (above the horizon), and the
+//! fifty-move rule. The table's move limit is not seen.
 
 use super::eval::{drawn, evaluate, terminal};
 use crate::clock::Timer;
@@ -51,6 +56,8 @@ pub(crate) struct Search<'a> {
     root: Seat,
     killers: Vec<[Option<Move>; 2]>,
     buffers: Vec<MoveList>,
+    /// The opponents' answers at each ply, with their ordering keys.
+    replies: Vec<Vec<(i32, Move)>>,
     /// Repetition keys of the positions of the game and of the current line.
     keys: Vec<u64>,
     /// Where in `keys` the positions since the last capture or pawn move start (none before can come again).
@@ -78,6 +85,7 @@ impl<'a> Search<'a> {
             root,
             killers: vec![[None; 2]; params::MAX_PLY + 2],
             buffers: (0..params::MAX_PLY + 2).map(|_| MoveList::default()).collect(),
+            replies: (0..params::MAX_PLY + 2).map(|_| Vec::new()).collect(),
             keys,
             since: 0,
             nodes: 0,
@@ -153,8 +161,8 @@ impl<'a> Search<'a> {
         self.history[sq(m.from)][sq(m.to)]
     }
 
-    /// Paranoid alpha-beta: the score is always the root seat's; its nodes maximise, the others minimise. Keeps
-    /// the line's repetition keys around [`Search::node`].
+    /// Alpha-beta: the score is always the root seat's; its nodes maximise, the opponents' nodes
+    /// ([`Search::best_reply`]) minimise. Keeps the line's repetition keys around [`Search::node`].
     fn search(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if pos.is_over() {
             return terminal(pos, self.root);
@@ -189,21 +197,21 @@ impl<'a> Search<'a> {
         score
     }
 
-    /// The body of [`Search::search`] for a position that is neither decided nor drawn.
+    /// The body of [`Search::search`] for a position that is neither decided nor drawn: the root seat's moves, or
+    /// the opponents' answers when it is not the root seat's turn.
     fn node(
         &mut self,
         pos: &Position,
         repetition_key: u64,
         depth: i32,
         mut alpha: i32,
-        mut beta: i32,
+        beta: i32,
         ply: usize,
     ) -> i32 {
         self.nodes += 1;
         if self.stopped() {
             return 0;
         }
-        let maximising = pos.turn() == self.root;
         let key = self.key(pos, repetition_key);
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
@@ -215,6 +223,9 @@ impl<'a> Search<'a> {
             if cut {
                 return s;
             }
+        }
+        if pos.turn() != self.root {
+            return self.best_reply(pos, key, depth, alpha, beta, ply);
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut moves = std::mem::take(&mut self.buffers[ply]);
@@ -231,11 +242,7 @@ impl<'a> Search<'a> {
             list[i] = m;
         }
         self.buffers[ply] = moves;
-        let mut best_score = if maximising {
-            -params::INFINITY
-        } else {
-            params::INFINITY
-        };
+        let mut best_score = -params::INFINITY;
         let mut best_move = None;
         for n in 0..n_moves {
             let mut pick = n;
@@ -254,30 +261,14 @@ impl<'a> Search<'a> {
             if self.timer.is_stopped() {
                 return 0;
             }
-            let better = if maximising {
-                score > best_score
-            } else {
-                score < best_score
-            };
-            if better {
+            if score > best_score {
                 best_score = score;
                 best_move = Some(m);
             }
-            let cutoff = if maximising {
-                alpha = alpha.max(score);
-                score >= beta
-            } else {
-                beta = beta.min(score);
-                score <= alpha
-            };
-            if cutoff {
+            alpha = alpha.max(score);
+            if score >= beta {
                 if quiet {
-                    if self.killers[ply][0] != Some(m) {
-                        self.killers[ply][1] = self.killers[ply][0];
-                        self.killers[ply][0] = Some(m);
-                    }
-                    let h = &mut self.history[sq(m.from)][sq(m.to)];
-                    *h = (*h + depth * depth).min(params::HISTORY_MAX);
+                    self.remember_cutoff(m, depth, ply);
                 }
                 break;
             }
@@ -287,8 +278,106 @@ impl<'a> Search<'a> {
         best_score
     }
 
-    /// Captures of live pieces until quiet (at most [`params::CHESS4_QS_MAX_PLY`] plies); the seat to move may
-    /// always decline them (stand pat).
+    /// The opponents' node of best-reply search (Schadd and Winands, "Best Reply Search for Multiplayer Games",
+    /// IEEE TCIAIG 2011): every live opponent's moves, as if each were to move now, and the one that is worst for
+    /// the root seat; after it the root seat moves again.
+    fn best_reply(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let (alpha0, beta0) = (alpha, beta);
+        let tt_move = self.tt.probe(key).and_then(|e| e.mv);
+        let mut replies = std::mem::take(&mut self.replies[ply]);
+        self.collect_replies(pos, &mut replies, |search, m| {
+            Some(search.order_score(pos, m, tt_move, ply))
+        });
+        if replies.is_empty() {
+            self.replies[ply] = replies;
+            return evaluate(pos, self.root);
+        }
+        let mut best_score = params::INFINITY;
+        let mut best_move = None;
+        for n in 0..replies.len() {
+            let mut pick = n;
+            for j in n + 1..replies.len() {
+                if replies[j].0 > replies[pick].0 {
+                    pick = j;
+                }
+            }
+            replies.swap(n, pick);
+            let m = replies[n].1;
+            let quiet = victim(pos, m) == 0 && m.kind != MoveKind::Promotion;
+            let child = self.answer(pos, m);
+            let score = self.search(&child, depth - 1, alpha, beta, ply + 1);
+            if self.timer.is_stopped() {
+                self.replies[ply] = replies;
+                return 0;
+            }
+            if score < best_score {
+                best_score = score;
+                best_move = Some(m);
+            }
+            beta = beta.min(score);
+            if score <= alpha {
+                if quiet {
+                    self.remember_cutoff(m, depth, ply);
+                }
+                break;
+            }
+        }
+        self.replies[ply] = replies;
+        let bound = Bound::of(best_score, alpha0, beta0);
+        self.tt.store(key, best_move, best_score, 0, depth, bound);
+        best_score
+    }
+
+    /// Fills `replies` with every live opponent's moves in `pos` that `keep` gives an ordering key.
+    fn collect_replies(
+        &mut self,
+        pos: &Position,
+        replies: &mut Vec<(i32, Move)>,
+        mut keep: impl FnMut(&Self, Move) -> Option<i32>,
+    ) {
+        replies.clear();
+        let mut list = std::mem::take(&mut self.buffers[params::MAX_PLY + 1]);
+        for seat in Seat::range(4).filter(|&s| s != self.root && pos.is_live(s)) {
+            let mut mover = pos.clone();
+            mover.pass_turn_to(seat);
+            mover.generate_into(&mut list);
+            replies.extend(list.iter().filter_map(|&m| Some((keep(self, m)?, m))));
+        }
+        self.buffers[params::MAX_PLY + 1] = list;
+    }
+
+    /// The position after an opponent's answer `m` (its owner plays it out of turn), the root seat to move.
+    fn answer(&self, pos: &Position, m: Move) -> Position {
+        let mut child = pos.clone();
+        if let Some(owner) = pos.piece_at(m.from).and_then(|p| p.owner) {
+            child.pass_turn_to(owner);
+        }
+        child.play_unchecked(m);
+        child.pass_turn_to(self.root);
+        child
+    }
+
+    /// A quiet move refuted the line: the killers and the history remember it.
+    fn remember_cutoff(&mut self, m: Move, depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let h = &mut self.history[sq(m.from)][sq(m.to)];
+        *h = (*h + depth * depth).min(params::HISTORY_MAX);
+    }
+
+    /// Captures of live pieces until quiet (at most [`params::CHESS4_QS_MAX_PLY`] plies): the root seat's when it
+    /// is to move, else any opponent's, after which the root seat moves; either side may always decline them
+    /// (stand pat).
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, ply: usize, qply: i32) -> i32 {
         self.nodes += 1;
         if self.stopped() {
@@ -313,24 +402,32 @@ impl<'a> Search<'a> {
             }
             beta = beta.min(stand);
         }
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        pos.generate_into(&mut moves);
-        let mut caps: Vec<(i32, Move)> = moves
-            .iter()
-            .filter_map(|&m| {
-                let v = victim(pos, m);
-                (v > 0).then(|| {
-                    let attacker = pos.piece_at(m.from).map_or(0, |p| p.role.points());
-                    (v * 64 - attacker, m)
-                })
+        let capture_key = |m: Move| {
+            let v = victim(pos, m);
+            (v > 0).then(|| {
+                let attacker = pos.piece_at(m.from).map_or(0, |p| p.role.points());
+                v * 64 - attacker
             })
-            .collect();
-        self.buffers[ply] = moves;
+        };
+        let mut caps: Vec<(i32, Move)> = Vec::new();
+        if !maximising {
+            self.collect_replies(pos, &mut caps, |_, m| capture_key(m));
+        } else {
+            let mut moves = std::mem::take(&mut self.buffers[ply]);
+            pos.generate_into(&mut moves);
+            caps.extend(moves.iter().filter_map(|&m| Some((capture_key(m)?, m))));
+            self.buffers[ply] = moves;
+        }
         caps.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
         let mut best = stand;
         for (_, m) in caps {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
+            let child = if !maximising {
+                self.answer(pos, m)
+            } else {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                child
+            };
             let score = self.quiesce(&child, alpha, beta, ply + 1, qply + 1);
             if self.timer.is_stopped() {
                 return 0;
