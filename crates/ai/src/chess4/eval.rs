@@ -309,24 +309,8 @@ mod tests {
             "bK,6,rN,6"
         };
         let rank5 = if second_knight { "3,rN,10" } else { "14" };
-        let corner = "x,x,x,8,x,x,x";
-        let rows = [
-            "x,x,x,3,yK,4,x,x,x",
-            corner,
-            corner,
-            "14",
-            "14",
-            "14",
-            "6,yP,6,gK",
-            rank7,
-            "14",
-            rank5,
-            "14",
-            corner,
-            corner,
-            "x,x,x,4,rK,3,x,x,x",
-        ];
-        let text = format!("{side}-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-{}", rows.join("/"));
+        let text =
+            crate::chess4::sparse_fen4(side, ["14", "14", "14", "6,yP,6,gK", rank7, "14", rank5, "14"]);
         parlor_chess4::Game::from_fen4(&text, None)
             .map(|g| g.position().clone())
             .unwrap_or_else(|e| panic!("{text}: {e}"))

@@ -226,6 +226,17 @@ impl Chess4Engine {
     }
 }
 
+/// A FEN4 with Red's king on h1 and Yellow's on g14, nothing else on ranks 1-3 and 12-14, `side` to move, and
+/// ranks 11 down to 4 as given (FEN4 rows, the other kings among them).
+#[cfg(test)]
+pub(crate) fn sparse_fen4(side: char, middle: [&str; 8]) -> String {
+    let corner = "x,x,x,8,x,x,x";
+    let mut rows = vec!["x,x,x,3,yK,4,x,x,x", corner, corner];
+    rows.extend(middle);
+    rows.extend([corner, corner, "x,x,x,4,rK,3,x,x,x"]);
+    format!("{side}-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-{}", rows.join("/"))
+}
+
 /// The legal move after which the evaluation is best for the mover (one ply, no search). `moves` is not empty.
 fn static_best(pos: &Position, moves: &[Move]) -> (Move, i32) {
     let me = pos.turn();
@@ -329,24 +340,10 @@ mod tests {
     #[test]
     fn hard_moves_its_queen_away_from_the_seat_that_moves_last() {
         // Red's queen on h7, attacked by Green's knight on j8: Blue and Yellow move before Green does.
-        let corner = "x,x,x,8,x,x,x";
-        let rows = [
-            "x,x,x,3,yK,4,x,x,x",
-            corner,
-            corner,
-            "14",
-            "bK,13",
-            "14",
-            "9,gN,3,gK",
-            "7,rQ,6",
-            "14",
-            "14",
-            "14",
-            corner,
-            corner,
-            "x,x,x,4,rK,3,x,x,x",
-        ];
-        let start = format!("R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-{}", rows.join("/"));
+        let start = sparse_fen4(
+            'R',
+            ["14", "bK,13", "14", "9,gN,3,gK", "7,rQ,6", "14", "14", "14"],
+        );
         let c = hard_at_depth(&start, &[], 2);
         assert!(c.wire.starts_with("Qh7-"), "{c:?}");
         let mut game = Game::from_fen4(&start, None).unwrap();
