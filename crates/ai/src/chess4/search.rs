@@ -224,10 +224,15 @@ impl<'a> Search<'a> {
                 return s;
             }
         }
-        if pos.turn() != self.root {
-            return self.best_reply(pos, key, depth, alpha, beta, ply);
-        }
         let (alpha0, beta0) = (alpha, beta);
+        if pos.turn() != self.root {
+            let Some((score, best_move)) = self.best_reply(pos, tt_move, depth, alpha, beta, ply) else {
+                return 0;
+            };
+            let bound = Bound::of(score, alpha0, beta0);
+            self.tt.store(key, best_move, score, 0, depth, bound);
+            return score;
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         pos.generate_into(&mut moves);
         if moves.is_empty() {
@@ -280,25 +285,24 @@ impl<'a> Search<'a> {
 
     /// The opponents' node of best-reply search (Schadd and Winands, "Best Reply Search for Multiplayer Games",
     /// IEEE TCIAIG 2011): every live opponent's moves, as if each were to move now, and the one that is worst for
-    /// the root seat; after it the root seat moves again.
+    /// the root seat; after it the root seat moves again. Returns the score and the answer that gave it, `None`
+    /// once the search is stopped.
     fn best_reply(
         &mut self,
         pos: &Position,
-        key: u64,
+        tt_move: Option<Move>,
         depth: i32,
         alpha: i32,
         mut beta: i32,
         ply: usize,
-    ) -> i32 {
-        let (alpha0, beta0) = (alpha, beta);
-        let tt_move = self.tt.probe(key).and_then(|e| e.mv);
+    ) -> Option<(i32, Option<Move>)> {
         let mut replies = std::mem::take(&mut self.replies[ply]);
         self.collect_replies(pos, &mut replies, |search, m| {
             Some(search.order_score(pos, m, tt_move, ply))
         });
         if replies.is_empty() {
             self.replies[ply] = replies;
-            return evaluate(pos, self.root);
+            return Some((evaluate(pos, self.root), None));
         }
         let mut best_score = params::INFINITY;
         let mut best_move = None;
@@ -316,7 +320,7 @@ impl<'a> Search<'a> {
             let score = self.search(&child, depth - 1, alpha, beta, ply + 1);
             if self.timer.is_stopped() {
                 self.replies[ply] = replies;
-                return 0;
+                return None;
             }
             if score < best_score {
                 best_score = score;
@@ -331,9 +335,7 @@ impl<'a> Search<'a> {
             }
         }
         self.replies[ply] = replies;
-        let bound = Bound::of(best_score, alpha0, beta0);
-        self.tt.store(key, best_move, best_score, 0, depth, bound);
-        best_score
+        Some((best_score, best_move))
     }
 
     /// Fills `replies` with every live opponent's moves in `pos` that `keep` gives an ordering key.
@@ -344,14 +346,10 @@ impl<'a> Search<'a> {
         mut keep: impl FnMut(&Self, Move) -> Option<i32>,
     ) {
         replies.clear();
-        let mut list = std::mem::take(&mut self.buffers[params::MAX_PLY + 1]);
-        for seat in Seat::range(4).filter(|&s| s != self.root && pos.is_live(s)) {
-            let mut mover = pos.clone();
-            mover.pass_turn_to(seat);
-            mover.generate_into(&mut list);
+        for seat in Seat::range(4).filter(|&s| s != self.root) {
+            let list = pos.moves_of(seat);
             replies.extend(list.iter().filter_map(|&m| Some((keep(self, m)?, m))));
         }
-        self.buffers[params::MAX_PLY + 1] = list;
     }
 
     /// The position after an opponent's answer `m` (its owner plays it out of turn), the root seat to move.
