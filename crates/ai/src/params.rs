@@ -45,7 +45,9 @@ pub struct LevelParams {
     /// Each root move gets a fixed random bonus in `0..=noise` cp for this search: the level picks among moves
     /// that look about as good, like a person who does not calculate everything.
     pub noise: i32,
-    /// Quiescence search (captures at the horizon). Without it the engine misses simple recaptures.
+    /// Quiescence search (captures at the horizon). Without it the engine misses simple recaptures; in
+    /// four-player chess it then also leaves out the pieces left hanging, so it sees what its own move takes and
+    /// nothing after.
     pub quiescence: bool,
     /// Part of the time budget the level may use, in 1/1000.
     pub time_permille: u32,
@@ -497,19 +499,21 @@ pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
 // Four-player chess (see `chess4/`). Scores are in hundredths of a game point.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Four-player levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one move of its own plus
-/// captures, noise of up to ten points (more than a knight's capture is worth) and overlooked moves. 2 (easy) and
-/// 3: the same with less noise. 4: one move plus captures, noise of up to four points. 5 (medium): its move and the
-/// strongest answer, noise of up to four points. 6 and 7: the same with less noise. 8 (hard): as deep as the time
-/// allows (docs/results/2026-12-06-four-player-best-reply.md).
+/// Four-player levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1-4 glance: they see their own
+/// move and what it takes, not the captures after it nor the pieces they leave hanging, as a beginner does; 1
+/// overlooks seven moves in eight, 2 (easy) three in four, 3 half of them, 4 none. 5 (medium): its move and the
+/// captures after it, noise of up to eight points (more than a bishop's capture is worth) and a quarter of its
+/// moves overlooked. 6: the same with noise of up to four points and nothing overlooked. 7: its move and the
+/// strongest answer, noise of up to three points. 8 (hard): as deep as the time allows
+/// (docs/results/2026-12-06-four-player-ladder.md).
 pub const CHESS4_LEVELS: [LevelParams; 8] = [
-    four(1, 1000, LEVEL1_OVERLOOK_PERMILLE),
-    four(1, 700, LEVEL1_OVERLOOK_PERMILLE),
-    four(1, 450, LEVEL1_OVERLOOK_PERMILLE),
+    glance(875),
+    glance(750),
+    glance(500),
+    glance(0),
+    four(1, 800, LEVEL1_OVERLOOK_PERMILLE),
     four(1, 400, 0),
-    four(2, 400, 0),
-    four(2, 200, 0),
-    four(2, 75, 0),
+    four(2, 300, 0),
     full(1000),
 ];
 
@@ -519,6 +523,15 @@ const fn four(max_depth: i32, noise: i32, overlook_permille: u32) -> LevelParams
     LevelParams {
         overlook_permille,
         ..level(max_depth, noise, true)
+    }
+}
+
+/// A four-player level that sees one move of its own and no more (without quiescence), overlooking each with
+/// the chance `overlook_permille` in 1/1000.
+const fn glance(overlook_permille: u32) -> LevelParams {
+    LevelParams {
+        overlook_permille,
+        ..level(1, 0, false)
     }
 }
 

@@ -97,6 +97,11 @@ fn attacker_worth(role: u8) -> i32 {
 /// Every live seat's value: points, material, pawn advance, mobility, king safety and pieces left hanging.
 /// Eliminated seats get their points minus [`params::CHESS4_ELIMINATED`].
 pub fn values(pos: &Position) -> [i32; 4] {
+    values_with(pos, true)
+}
+
+/// [`values`], with or without the pieces left hanging (`threats`).
+pub fn values_with(pos: &Position, threats: bool) -> [i32; 4] {
     let grid = Grid::of(pos);
     let points = pos.points();
     let mut v = [0i32; 4];
@@ -203,7 +208,9 @@ pub fn values(pos: &Position) -> [i32; 4] {
             v[owner] += score;
         }
     }
-    hanging(&grid, &attacks, pos.turn().index(), &mut v);
+    if threats {
+        hanging(&grid, &attacks, pos.turn().index(), &mut v);
+    }
     v
 }
 

@@ -357,6 +357,35 @@ mod tests {
     }
 
     #[test]
+    fn a_glancing_level_takes_a_guarded_rook_with_its_queen_and_one_that_sees_captures_does_not() {
+        // Red's queen on i7 can take Yellow's rook on i10, which Yellow's pawn on h11 guards.
+        let start = sparse_fen4(
+            'R',
+            ["7,yP,6", "8,yR,5", "bK,13", "13,gK", "8,rQ,5", "14", "14", "14"],
+        );
+        let choose = |n: u8, seed: u64| {
+            let level = Level::new(n).unwrap();
+            let mut req = Request::new(
+                GameKind::Chess4,
+                level,
+                Limit::MoveTime(Duration::from_millis(40)),
+            );
+            req.start = start.clone();
+            req.seed = Some(seed);
+            Chess4Engine::new()
+                .choose_since(Instant::now(), &req, &mut |_| {})
+                .unwrap()
+                .wire
+        };
+        // Level 4 glances without noise or overlooked moves: it sees the rook it takes, not the pawn's answer.
+        assert_eq!(choose(4, 1), "Qi7xi10");
+        for seed in 1..=5 {
+            let c = choose(6, seed);
+            assert_ne!(c, "Qi7xi10", "level 6, seed {seed}");
+        }
+    }
+
+    #[test]
     fn a_current_position_with_a_resigned_seat_is_accepted() {
         let mut game = Game::new(Options::default());
         game.play("h2-h4").unwrap();

@@ -7,11 +7,11 @@
 //!
 //! Iterative deepening, a transposition table keyed by the position, the points and the root seat, killer and
 //! history move ordering, and a short capture search at the horizon (every seat may stand pat, any opponent may
-//! capture). Draws (each live seat scores [`parlor_chess4::game::DRAW_POINTS`] and the game ends): a repetition of
+//! capture; a level without quiescence evaluates the horizon as it stands). Draws (each live seat scores [`parlor_chess4::game::DRAW_POINTS`] and the game ends): a repetition of
 //! any position since the last capture or pawn move, of the game or the line (above the horizon), and the
 //! fifty-move rule. The table's move limit is not seen.
 
-use super::eval::{drawn, evaluate, terminal};
+use super::eval::{drawn, relative, terminal, values_with};
 use crate::clock::Timer;
 use crate::driver::{self, Scored};
 use crate::params::{self, LevelParams};
@@ -92,6 +92,12 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The evaluation for the root seat; the pieces left hanging count only for a level that looks at captures
+    /// (see [`LevelParams::quiescence`]).
+    fn evaluate(&self, pos: &Position) -> i32 {
+        relative(&values_with(pos, self.lp.quiescence), self.root.index())
+    }
+
     /// The timer.
     pub fn timer(&self) -> &Timer {
         &self.timer
@@ -169,13 +175,16 @@ impl<'a> Search<'a> {
         }
         if !pos.is_live(self.root) {
             // Out of the game: its points are final, whatever the others do.
-            return evaluate(pos, self.root);
+            return self.evaluate(pos);
         }
         // The game's draw rules, after the decisions of the position (as the rules order them).
         if pos.halfmove_clock() >= FIFTY_MOVES * pos.live_count() {
             return drawn(pos, self.root);
         }
         if depth <= 0 || ply >= params::MAX_PLY {
+            if !self.lp.quiescence {
+                return self.evaluate(pos);
+            }
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
         // A position seen before on the line or in the game is taken as drawn (as chess engines take a
@@ -302,7 +311,7 @@ impl<'a> Search<'a> {
         });
         if replies.is_empty() {
             self.replies[ply] = replies;
-            return Some((evaluate(pos, self.root), None));
+            return Some((self.evaluate(pos), None));
         }
         let mut best_score = params::INFINITY;
         let mut best_move = None;
@@ -384,7 +393,7 @@ impl<'a> Search<'a> {
         if pos.is_over() {
             return terminal(pos, self.root);
         }
-        let stand = evaluate(pos, self.root);
+        let stand = self.evaluate(pos);
         if qply >= params::CHESS4_QS_MAX_PLY || ply >= params::MAX_PLY || !pos.is_live(self.root) {
             return stand;
         }
