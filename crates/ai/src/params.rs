@@ -502,7 +502,7 @@ pub const DRAUGHTS_NODES_PER_CLOCK_CHECK: u64 = 1024;
 /// Four-player levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1-4 glance: they see their own
 /// move and what it takes, not the captures after it nor the pieces they leave hanging, as a beginner does; 1
 /// overlooks seven moves in eight, 2 (easy) three in four, 3 half of them, 4 none. 5 (medium): its move and the
-/// captures after it, noise of up to eight points (more than a bishop's capture is worth) and a quarter of its
+/// captures after it, noise of up to eight points (more than a rook's capture is worth) and a quarter of its
 /// moves overlooked. 6: the same with noise of up to four points and nothing overlooked. 7: its move and the
 /// strongest answer, noise of up to three points. 8 (hard): as deep as the time allows
 /// (docs/results/2026-12-06-four-player-ladder.md).
@@ -511,7 +511,7 @@ pub const CHESS4_LEVELS: [LevelParams; 8] = [
     glance(750),
     glance(500),
     glance(0),
-    four(1, 800, LEVEL1_OVERLOOK_PERMILLE),
+    four(1, 800, 250),
     four(1, 400, 0),
     four(2, 300, 0),
     full(1000),

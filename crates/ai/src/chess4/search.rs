@@ -7,9 +7,10 @@
 //!
 //! Iterative deepening, a transposition table keyed by the position, the points and the root seat, killer and
 //! history move ordering, and a short capture search at the horizon (every seat may stand pat, any opponent may
-//! capture; a level without quiescence evaluates the horizon as it stands). Draws (each live seat scores [`parlor_chess4::game::DRAW_POINTS`] and the game ends): a repetition of
-//! any position since the last capture or pawn move, of the game or the line (above the horizon), and the
-//! fifty-move rule. The table's move limit is not seen.
+//! capture; a level without quiescence evaluates the horizon as it stands). Draws (each live seat scores
+//! [`parlor_chess4::game::DRAW_POINTS`] and the game ends): a repetition of any position since the last capture or
+//! pawn move, of the game or the line (above the horizon), and the fifty-move rule. The table's move limit is not
+//! seen.
 
 use super::eval::{drawn, relative, terminal, values_with};
 use crate::clock::Timer;
