@@ -12,7 +12,7 @@ pub struct Level(u8);
 impl Level {
     /// Level 1: a first opponent; it hangs pieces and sometimes misses a mate in one, but never plays at random.
     pub const BEGINNER: Level = Level(1);
-    /// Level 2: shallow, sees a hanging piece, misses forks and other two-move tactics.
+    /// Level 2: shallow; takes a hanging piece, falls for tactics a few moves deep.
     pub const EASY: Level = Level(2);
     /// Level 5: a club player.
     pub const MEDIUM: Level = Level(5);

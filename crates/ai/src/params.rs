@@ -87,9 +87,9 @@ const fn full(time_permille: u32) -> LevelParams {
     }
 }
 
-/// The share chess level 7 thinks: at 30% it stood about 400 above level 6 and 170 below level 8, at 20% about
-/// 240 and 330 (docs/results/2026-12-06-chess-ladder-against-stockfish.md).
-pub const CHESS_LEVEL7_TIME_PERMILLE: u32 = 200;
+/// The share chess level 7 thinks: at 30% it stands about 200 below level 8 against Stockfish, at 20% about 330
+/// (docs/results/2026-12-07-chess-ladder-respaced.md).
+pub const CHESS_LEVEL7_TIME_PERMILLE: u32 = 300;
 /// The share English draughts level 7 thinks: at 30% it stood about 340 above a level 6 of eight plies and 90
 /// below level 8; at 5% about 100 above level 6 (nine plies) and 230 below level 8
 /// (docs/results/2026-12-06-draughts-ladder-retuned.md).
@@ -100,8 +100,11 @@ pub const FLYING_8X8_LEVEL7_TIME_PERMILLE: u32 = 100;
 pub const INTERNATIONAL_LEVEL6_TIME_PERMILLE: u32 = 20;
 /// The share International level 7 thinks (docs/results/2026-12-06-draughts-variant-ladders.md).
 pub const INTERNATIONAL_LEVEL7_TIME_PERMILLE: u32 = 100;
-/// The chance level 1 overlooks each root move (see [`LevelParams::overlook_permille`]).
+/// The chance draughts level 1 overlooks each root move (see [`LevelParams::overlook_permille`]).
 pub const LEVEL1_OVERLOOK_PERMILLE: u32 = 250;
+/// The chance chess level 1 overlooks each root move: with noise below a minor piece, 1 in 10 puts it about 270
+/// Elo below Stockfish's Skill Level 0 at 100 ms, where the ladder starts; 1 in 4 put it about 600 below.
+pub const CHESS_LEVEL1_OVERLOOK_PERMILLE: u32 = 100;
 
 /// The network's correction of the evaluation is kept within +-this (cp): it is trained on quiet positions of
 /// games, and the search also reaches positions unlike any of them.
@@ -118,25 +121,27 @@ pub const CHESS_HARD_CONTEMPT: i32 = 25;
 /// Threads of a hard chess search (lazy SMP: they share the transposition table), at most the cores.
 pub const CHESS_HARD_THREADS: usize = 2;
 
-/// Chess levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one ply plus captures, more
-/// noise than a minor piece is worth and overlooked moves: it gives pieces away and now and then misses a capture or
-/// a mate in one. 2 (easy): one ply plus captures and noise below a minor piece, so it may give a pawn but never a
-/// piece for nothing; it misses forks and other two-move tactics. 3: two plies. 4: five plies with the noise of a
-/// pawn. 5 (medium): six plies, less noise. 6: seven plies, little noise, with the network. 7: everything 20% of
-/// the time allows, one thread. 8 (hard): everything the time allows, on two threads, with contempt. Spaced in Elo
-/// against Stockfish's Skill Levels at 100 ms a move (docs/ai.md).
+/// Chess levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: one ply plus captures, noise up
+/// to half a minor piece and overlooked moves: it falls for forks and two-move tactics, gives pawns away and now and
+/// then misses a capture or a mate in one. 2 (easy): two plies, noise below a pawn. 3: five plies with the noise
+/// of a pawn. 4: six plies, less noise. 5 (medium): seven plies with the network. 6: eight plies, little noise.
+/// 7: everything 30% of the time allows, one thread. 8 (hard): everything the time allows, on two threads, with
+/// contempt. Spaced about 150-250 Elo apart against Stockfish's Skill Levels at 100 ms a move (docs/ai.md).
 pub const CHESS_LEVELS: [LevelParams; 8] = [
     LevelParams {
-        overlook_permille: LEVEL1_OVERLOOK_PERMILLE,
-        ..level(1, 350, true)
+        overlook_permille: CHESS_LEVEL1_OVERLOOK_PERMILLE,
+        ..level(1, 150, true)
     },
-    level(1, 250, true),
-    level(2, 160, true),
+    level(2, 80, true),
     level(5, 100, true),
     level(6, 60, true),
     LevelParams {
         network: true,
-        ..level(7, 40, true)
+        ..level(7, 55, true)
+    },
+    LevelParams {
+        network: true,
+        ..level(8, 30, true)
     },
     LevelParams {
         network: true,

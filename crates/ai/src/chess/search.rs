@@ -1539,9 +1539,10 @@ mod tests {
     fn searches_that_score_differently_do_not_share_table_entries() {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let level = |l| params::chess_level(l);
-        let (easy, medium, hard) = (
+        // Easy and level 4 search without the network and without contempt.
+        let (easy, four, hard) = (
             level(crate::request::Level::EASY),
-            level(crate::request::Level::MEDIUM),
+            level(crate::request::Level::new(4).unwrap()),
             level(crate::request::Level::HARD),
         );
         let white = Chess::default();
@@ -1552,14 +1553,14 @@ mod tests {
             .into_position(shakmaty::CastlingMode::Standard)
             .unwrap();
         // A search of case i fills a table; a search of case j (its level, playing for the side to move in its
-        // position) then looks for the position after the first move of case i's search. Easy and medium (no
-        // network, no contempt) share their entries whatever the side; hard as White and hard as Black do not.
+        // position) then looks for the position after the first move of case i's search. Easy and level 4 share
+        // their entries whatever the side; hard as White and hard as Black do not.
         let cases = [
             (easy, &white),
-            (medium, &white),
+            (four, &white),
             (hard, &white),
             (hard, &black),
-            (medium, &black),
+            (four, &black),
         ];
         let class = [0, 0, 1, 2, 0];
         for (i, &(filler, at)) in cases.iter().enumerate() {
