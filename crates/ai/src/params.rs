@@ -102,8 +102,8 @@ pub const INTERNATIONAL_LEVEL6_TIME_PERMILLE: u32 = 20;
 pub const INTERNATIONAL_LEVEL7_TIME_PERMILLE: u32 = 100;
 /// The chance draughts level 1 overlooks each root move (see [`LevelParams::overlook_permille`]).
 pub const LEVEL1_OVERLOOK_PERMILLE: u32 = 250;
-/// The chance chess level 1 overlooks each root move: with noise below a minor piece, 1 in 10 puts it about 270
-/// Elo below Stockfish's Skill Level 0 at 100 ms, where the ladder starts; 1 in 4 put it about 600 below.
+/// The chance chess level 1 overlooks each root move: with noise 0-150, 1 in 10 puts it about 200 Elo below
+/// Stockfish's Skill Level 0 at 100 ms, where the ladder starts (1 in 4 with noise 0-350: about 600 below).
 pub const CHESS_LEVEL1_OVERLOOK_PERMILLE: u32 = 100;
 
 /// The network's correction of the evaluation is kept within +-this (cp): it is trained on quiet positions of
