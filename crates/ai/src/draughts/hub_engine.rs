@@ -100,33 +100,76 @@ impl HubEngine {
             game.play_move(m)
                 .map_err(|e| self.process.err(format!("move {text} does not replay: {e}")))?;
         }
-        let pos = game.position();
-        match self.version {
-            HubVersion::First => {
-                self.process
-                    .send(&format!("pos {}", hub_squares(pos, self.version)))?;
-                self.process.send(&format!("time {}", movetime.as_millis()))?;
-                self.process.send("go")?;
-            }
+        let pos = *game.position();
+        let setup = match self.version {
+            HubVersion::First => format!("pos {}", hub_squares(&pos, self.version)),
             HubVersion::Second => {
                 let start = Position::start(DraughtsVariant::International);
                 let start = hub_squares(&start, self.version);
                 if hub_moves.is_empty() {
-                    self.process.send(&format!("pos pos={start}"))?;
+                    format!("pos pos={start}")
                 } else {
-                    self.process
-                        .send(&format!("pos pos={start} moves=\"{}\"", hub_moves.join(" ")))?;
+                    format!("pos pos={start} moves=\"{}\"", hub_moves.join(" "))
                 }
+            }
+        };
+        Ok(self.think(&pos, &setup, movetime)?.0)
+    }
+
+    /// The engine's move (in our notation) and its score (hundredths of a man for the side to move, from its last
+    /// `info` line; `None` if it printed none, as when it has one move) for `pos` alone, thinking `movetime`: what
+    /// a position is worth to the engine, without the game that led to it.
+    ///
+    /// # Errors
+    /// `EngineError` when the engine reports an error or answers no move.
+    pub fn analyse(
+        &mut self,
+        pos: &Position,
+        movetime: Duration,
+    ) -> Result<(String, Option<i32>), EngineError> {
+        let setup = match self.version {
+            HubVersion::First => format!("pos {}", hub_squares(pos, self.version)),
+            HubVersion::Second => format!("pos pos={}", hub_squares(pos, self.version)),
+        };
+        self.think(pos, &setup, movetime)
+    }
+
+    /// Sends `setup` (the position), the time and `go`, then reads the engine's `info` lines and its move.
+    fn think(
+        &mut self,
+        pos: &Position,
+        setup: &str,
+        movetime: Duration,
+    ) -> Result<(String, Option<i32>), EngineError> {
+        self.process.send(setup)?;
+        match self.version {
+            HubVersion::First => {
+                self.process.send(&format!("time {}", movetime.as_millis()))?;
+                self.process.send("go")?;
+            }
+            HubVersion::Second => {
                 self.process
                     .send(&format!("level move-time={:.3}", movetime.as_secs_f64()))?;
                 self.process.send("go think")?;
             }
         }
-        let version = self.version;
-        let answer = self.until(|line| match version {
-            HubVersion::First => line.starts_with("move "),
-            HubVersion::Second => line.starts_with("done"),
-        })?;
+        let mut score = None;
+        let answer = loop {
+            let line = self.process.line()?;
+            if line.starts_with("error") {
+                return Err(self.process.err(line));
+            }
+            if line.starts_with("info") {
+                score = info_score(&line, self.version).or(score);
+            }
+            let done = match self.version {
+                HubVersion::First => line.starts_with("move "),
+                HubVersion::Second => line.starts_with("done"),
+            };
+            if done {
+                break line;
+            }
+        };
         let text = match self.version {
             HubVersion::First => answer.split_whitespace().nth(1).map(str::to_owned),
             HubVersion::Second => {
@@ -137,12 +180,26 @@ impl HubEngine {
         .ok_or_else(|| self.process.err(format!("no move in `{answer}`")))?;
         // A move that is not legal goes back as the engine wrote it: the match refuses it and scores the game lost
         // for the engine, as it does a UCI engine's.
-        Ok(parse_hub_move(pos, &text).map_or(text, |m| pos.move_notation(m)))
+        let text = parse_hub_move(pos, &text).map_or(text, |m| pos.move_notation(m));
+        Ok((text, score))
     }
 
     /// Reads lines until `wanted` accepts one; an `error` line ends the wait with that error.
     fn until(&mut self, wanted: impl Fn(&str) -> bool) -> Result<String, EngineError> {
         self.process.until(wanted, |line| line.starts_with("error"))
+    }
+}
+
+/// The score of an `info` line: the third field in the first version (`info <depth> <selective depth> <score in
+/// hundredths> <nodes> <seconds> ...`), `score=` in the second (in men).
+fn info_score(line: &str, version: HubVersion) -> Option<i32> {
+    match version {
+        HubVersion::First => line.split_whitespace().nth(3)?.parse().ok(),
+        HubVersion::Second => {
+            let (_, args) = parse_line(line);
+            let men: f64 = args.into_iter().find(|(n, _)| n == "score")?.1.parse().ok()?;
+            Some((men * 100.0).round() as i32)
+        }
     }
 }
 
