@@ -13,16 +13,60 @@
 //! as the engine uses them (quantised, less `NETWORK_TEMPO`, the correction kept within `NETWORK_MAX`), so that a
 //! new network can be compared with the built-in one on the same positions; with 0 epochs it stops there.
 //!
+//! `PARLOR_NN_GAME=international` trains the International draughts network (`crates/ai/src/draughts/nn.rs`) on
+//! `fen;score` lines (what `examples/draughts_datagen.rs` writes: the teacher's score in hundredths of a man for
+//! the side to move), with the logistic scale fixed by the teacher's (`draughts::nn::TEACHER_SCALE`) so that the
+//! network's output reads in hundredths of a man; judging is for chess only.
+//!
 //! `PARLOR_NN_START=a.bin` trains on from that network instead of from a fresh one (fine-tuning: the positions
 //! it learnt from before stay in its weights, and each session's fresh positions add to them), and
 //! `PARLOR_NN_LR` sets the first learning rate (default `nn::LEARNING_RATE`; less for fine-tuning).
 
-use parlor_ai::chess::nn::{self, Example, Net, Trainer};
+use parlor_ai::chess::nn as chess_nn;
+use parlor_ai::draughts::nn as draughts_nn;
+use parlor_ai::nn::{self, Example, Net, Trainer};
 use parlor_ai::params::{NETWORK_MAX, NETWORK_TEMPO};
 use shakmaty::Chess;
 use std::time::Instant;
 
 fn main() {
+    match std::env::var("PARLOR_NN_GAME").as_deref() {
+        Ok("international") => run::<{ draughts_nn::INPUTS }, { draughts_nn::HIDDEN }>(Game {
+            example: draughts_nn::example,
+            clip: draughts_nn::CLIP,
+            k: Some(1.0 / draughts_nn::TEACHER_SCALE),
+            judge: None,
+        }),
+        Ok("chess") | Err(_) => run::<{ chess_nn::INPUTS }, { chess_nn::HIDDEN }>(Game {
+            example: chess_nn::example,
+            clip: chess_nn::CLIP,
+            k: None,
+            judge: Some(judge_chess),
+        }),
+        Ok(other) => {
+            eprintln!("PARLOR_NN_GAME is chess or international, not {other}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// Judges networks already trained: their paths, the held-out examples of each samples file, those examples'
+/// positions (FEN) and the logistic scale.
+type Judge = fn(&[String], &[(String, Vec<Example>)], &[Vec<String>], f32);
+
+/// What differs between the games' networks.
+struct Game {
+    /// Reads a line of a samples file.
+    example: fn(&str) -> Option<Example>,
+    /// The clip of the first layer.
+    clip: f32,
+    /// The logistic scale, when the labels fix it (otherwise the one that fits the evaluation best).
+    k: Option<f32>,
+    /// Prints the held-out error of networks already trained, as the engine uses them.
+    judge: Option<Judge>,
+}
+
+fn run<const I: usize, const H: usize>(game: Game) {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(paths) = args.first() else {
         eprintln!("usage: nn samples.txt[,more.txt...] [epochs] [threads] [out.bin] [batch] [decay]");
@@ -39,8 +83,8 @@ fn main() {
     let judge: Vec<String> = std::env::var("PARLOR_NN_JUDGE")
         .map(|v| v.split(',').map(str::to_owned).collect())
         .unwrap_or_default();
-    // The held-out positions themselves, for judging networks already trained.
-    let mut held_positions: Vec<Vec<Chess>> = Vec::new();
+    // The held-out positions themselves (their FEN), for judging networks already trained.
+    let mut held_positions: Vec<Vec<String>> = Vec::new();
     for path in paths.split(',') {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
@@ -50,14 +94,13 @@ fn main() {
             }
         };
         let (mut out, mut positions) = (Vec::new(), Vec::new());
-        let examples = text.lines().filter_map(|l| Some((l, Example::from_line(l)?)));
+        let examples = text.lines().filter_map(|l| Some((l, (game.example)(l)?)));
         for (i, (line, e)) in examples.enumerate() {
             // Whole runs of 1000 positions (about fifteen games) are held out, so that the held-out error
             // measures positions of games the network never saw.
             if (i / 1000) % 10 == 0 {
                 if !judge.is_empty() {
-                    let fen = line.split_once(';').map_or("", |(f, _)| f);
-                    positions.extend(parlor_chess::Position::from_fen(fen).ok().map(|p| p.0));
+                    positions.push(line.split_once(';').map_or("", |(f, _)| f).to_owned());
                 }
                 out.push(e)
             } else {
@@ -67,61 +110,45 @@ fn main() {
         held.push((path.to_owned(), out));
         held_positions.push(positions);
     }
-    let held_errors = |net: &Trainer, base: bool| {
+    let held_errors = |net: &Trainer<I, H>, base: bool| {
         held.iter()
             .map(|(path, h)| format!("{path} {:.5}", net.error(h, base)))
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // The logistic scale that fits the hand-written evaluation best.
-    let mut k = 0.0;
-    let mut best = f64::INFINITY;
-    for step in 1..=60 {
-        let t = Trainer::new(step as f32 * 0.0002, 1);
-        let e = t.error(&train, true);
-        if e < best {
-            best = e;
-            k = t.k;
+    // The logistic scale that fits the hand-written evaluation best, unless the labels fix it.
+    let mut k = game.k.unwrap_or(0.0);
+    let mut best = Trainer::<I, H>::new(k, 1).error(&train, true);
+    if game.k.is_none() {
+        best = f64::INFINITY;
+        for step in 1..=60 {
+            let t = Trainer::<I, H>::new(step as f32 * 0.0002, 1);
+            let e = t.error(&train, true);
+            if e < best {
+                best = e;
+                k = t.k;
+            }
         }
     }
-    for path in &judge {
-        let net = match read_net(path) {
-            Ok(net) => net,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                std::process::exit(1);
-            }
+    if !judge.is_empty() {
+        let Some(judge_networks) = game.judge else {
+            eprintln!("PARLOR_NN_JUDGE judges chess networks only");
+            std::process::exit(2);
         };
-        let errors: Vec<String> = held
-            .iter()
-            .zip(&held_positions)
-            .map(|((file, examples), positions)| {
-                let sum: f64 = examples
-                    .iter()
-                    .zip(positions)
-                    .map(|(e, pos)| {
-                        let c = (net.correction(pos) - NETWORK_TEMPO).clamp(-NETWORK_MAX, NETWORK_MAX);
-                        let p = 1.0 / (1.0 + (-f64::from(k) * (f64::from(e.base()) + f64::from(c))).exp());
-                        (p - f64::from(e.target())).powi(2)
-                    })
-                    .sum();
-                format!("{file} {:.5}", sum / examples.len().max(1) as f64)
-            })
-            .collect();
-        eprintln!("{path} held out: {}", errors.join(", "));
+        judge_networks(&judge, &held, &held_positions, k);
     }
     if epochs == 0 && !judge.is_empty() {
         return;
     }
     let mut net = match std::env::var("PARLOR_NN_START") {
         Ok(path) => match read_net(&path) {
-            Ok(start) => Trainer::from_net(&start, k),
+            Ok(start) => Trainer::<I, H>::from_net(&start, k),
             Err(e) => {
                 eprintln!("{path}: {e}");
                 std::process::exit(1);
             }
         },
-        Err(_) => Trainer::new(k, 2026),
+        Err(_) => Trainer::<I, H>::new(k, 2026),
     };
     let lr = match std::env::var("PARLOR_NN_LR").map(|v| v.parse::<f32>()) {
         Err(_) => nn::LEARNING_RATE,
@@ -165,7 +192,7 @@ fn main() {
             );
         },
     );
-    let quantised = net.quantise();
+    let quantised = net.quantise(game.clip);
     if let Err(e) = std::fs::write(&out, quantised.to_bytes()) {
         eprintln!("{out}: {e}");
         std::process::exit(1);
@@ -173,8 +200,40 @@ fn main() {
     eprintln!("wrote {out}");
 }
 
+/// Prints the held-out error, file by file, of chess networks already trained, as the engine uses them
+/// (quantised, less `NETWORK_TEMPO`, the correction kept within `NETWORK_MAX`).
+fn judge_chess(paths: &[String], held: &[(String, Vec<Example>)], positions: &[Vec<String>], k: f32) {
+    for path in paths {
+        let net = match read_net::<{ chess_nn::INPUTS }, { chess_nn::HIDDEN }>(path) {
+            Ok(net) => net,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(1);
+            }
+        };
+        let errors: Vec<String> = held
+            .iter()
+            .zip(positions)
+            .map(|((file, examples), fens)| {
+                let sum: f64 = examples
+                    .iter()
+                    .zip(fens)
+                    .filter_map(|(e, fen)| {
+                        let pos: Chess = parlor_chess::Position::from_fen(fen).ok()?.0;
+                        let c = (net.correction(&pos) - NETWORK_TEMPO).clamp(-NETWORK_MAX, NETWORK_MAX);
+                        let p = 1.0 / (1.0 + (-f64::from(k) * (f64::from(e.base()) + f64::from(c))).exp());
+                        Some((p - f64::from(e.target())).powi(2))
+                    })
+                    .sum();
+                format!("{file} {:.5}", sum / examples.len().max(1) as f64)
+            })
+            .collect();
+        eprintln!("{path} held out: {}", errors.join(", "));
+    }
+}
+
 /// A network file, or why it cannot be read.
-fn read_net(path: &str) -> Result<Net, String> {
+fn read_net<const I: usize, const H: usize>(path: &str) -> Result<Net<I, H>, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     Net::from_bytes(&bytes).map_err(|e| e.to_string())
 }

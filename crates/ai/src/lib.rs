@@ -21,6 +21,7 @@
 //! - [`uci`]: the UCI protocol loop (`parlor uci`).
 //! - [`arena`]: matches between levels, a random mover and outside engines (UCI, Hub) (`parlor match`), with Elo.
 //! - [`bench`]: node counts at fixed depth (`parlor bench search`) and the timing check (`parlor bench clock`).
+//! - [`nn`]: the evaluation networks' common part (the quantised network, its file, the trainer).
 //! - [`rng`]: a small seeded random generator.
 
 pub mod analysis;
@@ -38,6 +39,7 @@ mod engine_process;
 pub mod level;
 #[cfg(feature = "tools")]
 pub mod matches;
+pub mod nn;
 pub mod params;
 pub mod positions;
 pub mod request;

@@ -54,11 +54,14 @@ pub struct LevelParams {
     /// Threads searching together (lazy SMP, chess only), at most the machine's cores. Searches to a fixed
     /// depth use one, so that their node counts stay reproducible.
     pub threads: usize,
-    /// Whether the evaluation adds the network's correction (`chess/nn.rs`; chess only).
+    /// Whether the evaluation adds the network's correction (`chess/nn.rs`; `draughts/nn.rs` for International).
     pub network: bool,
     /// Contempt, cp (chess only): a draw counts this much against the side the engine plays for, so it keeps
     /// playing an equal position rather than repeat it, and gives the opponent the chances to go wrong.
     pub contempt: i32,
+    /// Draughts: plies of a capture search line in which a quiet position whose opponent threatens to take is not
+    /// evaluated but searched one move further (every move, each answered by the capture search).
+    pub threats: u32,
     /// Each root move is overlooked (not considered at all) with this chance in 1/1000, at least one move kept:
     /// the lowest level misses a capture or a mate in one now and then, as a beginner does, without ever playing
     /// a move at random.
@@ -75,6 +78,7 @@ const fn level(max_depth: i32, noise: i32, quiescence: bool) -> LevelParams {
         threads: 1,
         network: false,
         contempt: 0,
+        threats: 0,
         overlook_permille: 0,
     }
 }
@@ -445,8 +449,17 @@ pub const INTERNATIONAL_LEVELS: [LevelParams; 8] = [
     level(6, 40, true),
     full(INTERNATIONAL_LEVEL6_TIME_PERMILLE),
     full(INTERNATIONAL_LEVEL7_TIME_PERMILLE),
-    full(1000),
+    LevelParams {
+        network: true,
+        threats: INTERNATIONAL_HARD_THREATS,
+        ..full(1000)
+    },
 ];
+
+/// International hard's threat plies ([`LevelParams::threats`]): against Scan 2.0 at 100 ms a move, with the
+/// network, none scored 7.5% (40 games), one 16.2%, two 18.8% and three 10.6% (80 games each)
+/// (docs/results/2026-12-07-international-network-and-threats.md).
+pub const INTERNATIONAL_HARD_THREATS: u32 = 2;
 
 /// A draughts level's parameters in a variant.
 pub const fn draughts_level(variant: DraughtsVariant, level: Level) -> LevelParams {
@@ -462,6 +475,8 @@ pub const fn draughts_level(variant: DraughtsVariant, level: Level) -> LevelPara
 pub const DRAUGHTS_TT_ENTRIES: usize = 1 << 19;
 /// A man.
 pub const DRAUGHTS_MAN: i32 = 100;
+/// The International network's correction of the evaluation is kept within +-this (hundredths of a man).
+pub const DRAUGHTS_NETWORK_MAX: i32 = 600;
 /// A king on the 8x8 board with short kings (English): worth about one and a half men.
 pub const DRAUGHTS_KING_SHORT: i32 = 150;
 /// A flying king (International, Russian, Pool): worth about three men.
@@ -594,7 +609,20 @@ mod tests {
             }
             assert_eq!(levels[0].overlook_permille, LEVEL1_OVERLOOK_PERMILLE);
             assert!(levels[1..].iter().all(|l| l.overlook_permille == 0));
-            assert_eq!(levels[7], full(1000), "{variant:?}: hard uses all of its time");
+            assert_eq!(
+                levels[7].time_permille, 1000,
+                "{variant:?}: hard uses all of its time"
+            );
+            assert_eq!(levels[7].max_depth, MAX_DEPTH, "{variant:?}");
+            assert_eq!(
+                levels[7].network,
+                variant == DraughtsVariant::International,
+                "{variant:?}: only International has a network"
+            );
+            assert!(
+                levels[..7].iter().all(|l| !l.network && l.threats == 0),
+                "{variant:?}"
+            );
         }
     }
 }

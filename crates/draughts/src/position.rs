@@ -254,6 +254,13 @@ impl Position {
         with_rule!(self.variant, R => generator::has_capture::<R>(&self.board))
     }
 
+    /// True if the side not to move could take a piece were it its turn: a threat, for an engine's capture search.
+    pub fn opponent_has_capture(&self) -> bool {
+        let mut board = self.board;
+        board.turn = board.turn.other();
+        with_rule!(self.variant, R => generator::has_capture::<R>(&board))
+    }
+
     /// The move is a man move (not a king's), for draw counters.
     pub fn is_man_move(&self, m: Move) -> bool {
         self.board.kings & (1 << m.from) == 0

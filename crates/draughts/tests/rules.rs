@@ -512,3 +512,17 @@ fn a_game_is_usable_as_any_game() {
     assert_eq!(copy.points().as_slice(), &[0, 0]);
     assert_eq!(copy.eliminated().as_slice(), &[false, false]);
 }
+
+#[test]
+fn a_threat_to_take_is_the_opponents_capture_were_it_to_move() {
+    let v = DraughtsVariant::International;
+    let pos = |fen: &str| Position::from_fen(v, fen).expect("fen");
+    // Black's man on 23 could take White's on 28 (landing on 32) were it Black's turn.
+    assert!(pos("W:W28,47:B23").opponent_has_capture());
+    assert!(pos("B:W28,47:B23").has_capture());
+    // With 32 occupied it cannot; nor from the start.
+    assert!(!pos("W:W28,32,37:B23").opponent_has_capture());
+    assert!(!Position::start(v).opponent_has_capture());
+    // Black to move: White's man on 28 threatens nothing of Black's on 12.
+    assert!(!pos("B:W28:B12").opponent_has_capture());
+}

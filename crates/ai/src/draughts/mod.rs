@@ -6,7 +6,9 @@
 //! - [`eval`]: the evaluation and the board geometry of each variant.
 //! - [`hub`]: the Hub protocol of Scan (`parlor hub`, International draughts).
 //! - [`hub_engine`]: an outside International draughts engine over Hub, as a `parlor match` opponent.
-//! - `search`: PVS and the capture search under the shared driver (`crate::driver`).
+//! - [`nn`]: the network that corrects the International evaluation (hard).
+//! - `search`: PVS and the capture search under the shared driver (`crate::driver`); where the level says so
+//!   ([`crate::params::LevelParams::threats`]), the capture search also answers a threat to take.
 //!
 //! Capturing is mandatory unless the request says otherwise ([`Request::mandatory_capture`], a table option):
 //! then the moves of the game may decline captures, and the search weighs declining them.
@@ -19,6 +21,7 @@ pub mod eval;
 pub mod hub;
 #[cfg(feature = "tools")]
 pub mod hub_engine;
+pub mod nn;
 pub(crate) mod search;
 
 use crate::clock::{Budget, Timer};

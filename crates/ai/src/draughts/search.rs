@@ -10,6 +10,7 @@
 //! International 50, Russian 30), counted from the game's moves; not the International endgame limits.
 
 use super::eval::{Geometry, evaluate};
+use super::nn;
 use crate::clock::Timer;
 use crate::driver::{self, Scored};
 use crate::params::{self, LevelParams};
@@ -53,6 +54,8 @@ pub(crate) struct Search<'a> {
     no_progress: usize,
     /// One move buffer per ply (no allocation in the search).
     buffers: Vec<Vec<Move>>,
+    /// The network's sums of the position at each ply of the line (empty when the level has no network).
+    acc: Vec<nn::Accumulator>,
     /// Late-move reductions by depth and move number.
     lmr: Box<[[i32; 64]; 64]>,
     /// Nodes searched.
@@ -70,7 +73,14 @@ impl<'a> Search<'a> {
         lp: LevelParams,
     ) -> Search<'a> {
         let since = vec![0; keys.len()];
+        let network = lp.network && geo.variant == parlor_draughts::DraughtsVariant::International;
+        let acc = if network {
+            vec![nn::accumulate(&Position::start(geo.variant)); params::MAX_PLY + 2]
+        } else {
+            Vec::new()
+        };
         Search {
+            acc,
             tt,
             history,
             geo,
@@ -166,6 +176,9 @@ impl<'a> Search<'a> {
         report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.tt.new_search();
+        if let Some(acc) = self.acc.first_mut() {
+            *acc = nn::accumulate(root);
+        }
         let settings = driver::Settings {
             max_depth: self.lp.max_depth.min(params::MAX_DEPTH),
             aspiration: (self.lp.noise == 0).then_some(driver::Aspiration {
@@ -235,7 +248,7 @@ impl<'a> Search<'a> {
             return params::DRAW;
         }
         if depth <= 0 || ply >= params::MAX_PLY {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(pos, alpha, beta, ply, self.lp.threats);
         }
         self.nodes += 1;
         if self.stopped() {
@@ -296,6 +309,7 @@ impl<'a> Search<'a> {
             let quiet = !m.is_capture() && !m.is_promotion();
             let mut child = *pos;
             child.play_unchecked(m);
+            self.advance(ply, pos, &child);
             self.push(pos, m, &child);
             let score = if n == 0 {
                 -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv)
@@ -347,19 +361,82 @@ impl<'a> Search<'a> {
         best_score
     }
 
+    /// The evaluation of a quiet position at `ply`, with the network's correction where the level has it
+    /// (International).
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        let base = evaluate(pos, self.geo);
+        match self.acc.get(ply) {
+            Some(acc) => {
+                let c = nn::correction_of(acc, pos.side_to_move());
+                debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
+                let max = params::DRAUGHTS_NETWORK_MAX;
+                base + c.clamp(-max, max)
+            }
+            None => base,
+        }
+    }
+
+    /// The network's sums of `child`, a move from `pos` at `ply`, for the next ply (nothing without a network).
+    #[inline]
+    fn advance(&mut self, ply: usize, pos: &Position, child: &Position) {
+        if ply + 1 < self.acc.len() {
+            let (done, next) = self.acc.split_at_mut(ply + 1);
+            nn::update_into(&done[ply], &mut next[0], pos, child);
+        }
+    }
+
+    /// A quiet position where the opponent threatens to take: the evaluation would miss what the threat wins, so
+    /// every move of the side to move is tried, each answered by the capture search (`threats` more such plies
+    /// allowed below).
+    fn answer_threat(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, threats: u32) -> i32 {
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        pos.legal_moves_into(&mut moves);
+        let mut best = -params::MATE + ply as i32;
+        for &m in &moves {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.advance(ply, pos, &child);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threats);
+            if self.timer.is_stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        if self.timer.is_stopped() {
+            return 0;
+        }
+        best
+    }
+
     /// The capture search: a position with a capture plays every capture; a quiet one is evaluated. Where
     /// captures are optional the side to move may instead stand on the evaluation (it could play a quiet move).
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, threats: u32) -> i32 {
         self.nodes += 1;
         if self.stopped() {
             return 0;
         }
-        if ply >= params::MAX_PLY || !pos.has_capture() {
-            return evaluate(pos, self.geo);
+        if ply >= params::MAX_PLY {
+            return self.evaluate(pos, ply);
+        }
+        if !pos.has_capture() {
+            if threats > 0 && pos.is_capture_mandatory() && pos.opponent_has_capture() {
+                return self.answer_threat(pos, alpha, beta, ply, threats - 1);
+            }
+            return self.evaluate(pos, ply);
         }
         let mut best = -params::INFINITY;
         if !pos.is_capture_mandatory() {
-            best = evaluate(pos, self.geo);
+            best = self.evaluate(pos, ply);
             if best >= beta {
                 return best;
             }
@@ -378,7 +455,8 @@ impl<'a> Search<'a> {
             }
             let mut child = *pos;
             child.play_unchecked(m);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            self.advance(ply, pos, &child);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threats);
             if self.timer.is_stopped() {
                 break;
             }
@@ -430,6 +508,7 @@ impl driver::ScoredPass for Search<'_> {
                 let m = moves[i];
                 let mut child = *root;
                 child.play_unchecked(m);
+                self.advance(0, root, &child);
                 self.push(root, m, &child);
                 let bonus = noise[i];
                 let score = if n == 0 {
