@@ -385,41 +385,11 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// A quiet position where the opponent threatens to take: the evaluation would miss what the threat wins, so
-    /// every move of the side to move is tried, each answered by the capture search (`threats` more such plies
-    /// allowed below).
-    fn answer_threat(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, threats: u32) -> i32 {
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        moves.clear();
-        pos.legal_moves_into(&mut moves);
-        let mut best = -params::MATE + ply as i32;
-        for &m in &moves {
-            let mut child = *pos;
-            child.play_unchecked(m);
-            self.advance(ply, pos, &child);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, threats);
-            if self.timer.is_stopped() {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.buffers[ply] = moves;
-        if self.timer.is_stopped() {
-            return 0;
-        }
-        best
-    }
-
     /// The capture search: a position with a capture plays every capture; a quiet one is evaluated. Where
     /// captures are optional the side to move may instead stand on the evaluation (it could play a quiet move).
+    /// A quiet position where the opponent threatens to take is not evaluated, within `threats` such plies of the
+    /// line: the evaluation would miss what the threat wins, so every move of the side to move is tried, each
+    /// answered by the capture search.
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, threats: u32) -> i32 {
         self.nodes += 1;
         if self.stopped() {
@@ -430,7 +400,8 @@ impl<'a> Search<'a> {
         }
         if !pos.has_capture() {
             if threats > 0 && pos.is_capture_mandatory() && pos.opponent_has_capture() {
-                return self.answer_threat(pos, alpha, beta, ply, threats - 1);
+                let lost = -params::MATE + ply as i32;
+                return self.best_reply(pos, false, lost, alpha, beta, ply, threats - 1);
             }
             return self.evaluate(pos, ply);
         }
@@ -442,15 +413,27 @@ impl<'a> Search<'a> {
             }
             alpha = alpha.max(best);
         }
+        self.best_reply(pos, true, best, alpha, beta, ply, threats)
+    }
+
+    /// The best of `best` and the moves of `pos` (its captures only, with `captures_only`), each answered by the
+    /// capture search.
+    #[allow(clippy::too_many_arguments)]
+    fn best_reply(
+        &mut self,
+        pos: &Position,
+        captures_only: bool,
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        threats: u32,
+    ) -> i32 {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            self.buffers[ply] = moves;
-            return -params::MATE + ply as i32;
-        }
         for &m in &moves {
-            if !m.is_capture() {
+            if captures_only && !m.is_capture() {
                 continue;
             }
             let mut child = *pos;
