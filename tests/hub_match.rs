@@ -95,3 +95,34 @@ fn an_engine_that_answers_an_illegal_move_loses_that_game() {
     assert_eq!(tally(&stdout, 2), [2, 0, 0], "{stdout}");
     assert!(stderr.contains("illegal move 1-2"), "{stderr}");
 }
+
+/// An outside engine's score of a position alone: far ahead for the side to move, and its move legal there.
+fn scores_a_position_alone(command: &str, options: &[(String, String)]) {
+    use parlor_ai::draughts::hub_engine::HubEngine;
+    use parlor_draughts::{DraughtsVariant, Position};
+    let mut engine = HubEngine::start(command, options).unwrap();
+    for fen in [
+        "W:W31,32,33,34,35,36,37,38:B3,9",
+        "B:W44,45:B12,13,14,15,16,17,18,19",
+    ] {
+        let pos = Position::from_fen(DraughtsVariant::International, fen).unwrap();
+        let (text, score) = engine
+            .analyse(&pos, std::time::Duration::from_millis(50))
+            .unwrap();
+        assert!(pos.parse_move(&text).is_ok(), "{fen}: {text}");
+        let score = score.unwrap_or_else(|| panic!("{fen}: no score"));
+        assert!(score > 300, "{fen}: {score}");
+    }
+}
+
+#[test]
+fn parlor_hub_scores_a_position_alone() {
+    scores_a_position_alone(&format!("{PARLOR} hub"), &[]);
+}
+
+#[test]
+#[ignore = "needs Scan 2.0: set PARLOR_TEST_SCAN to its program and run with --ignored (.ci/run does)"]
+fn scan_scores_a_position_alone() {
+    let scan = std::env::var("PARLOR_TEST_SCAN").expect("PARLOR_TEST_SCAN must name Scan 2.0's program");
+    scores_a_position_alone(&format!("{scan} hub"), &[("book".to_owned(), "false".to_owned())]);
+}

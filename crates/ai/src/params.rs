@@ -475,7 +475,9 @@ pub const fn draughts_level(variant: DraughtsVariant, level: Level) -> LevelPara
 pub const DRAUGHTS_TT_ENTRIES: usize = 1 << 19;
 /// A man.
 pub const DRAUGHTS_MAN: i32 = 100;
-/// The International network's correction of the evaluation is kept within +-this (hundredths of a man).
+/// The International network's correction of the evaluation is kept within +-this (hundredths of a man): six men,
+/// enough to undo the hand-written evaluation's count of an ending its teacher knows to be drawn, and a bound on
+/// how far it can misjudge a position unlike those it learnt from.
 pub const DRAUGHTS_NETWORK_MAX: i32 = 600;
 /// A king on the 8x8 board with short kings (English): worth about one and a half men.
 pub const DRAUGHTS_KING_SHORT: i32 = 150;

@@ -226,3 +226,18 @@ pub fn hub_squares(pos: &Position, version: HubVersion) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_info_line_gives_its_score_in_either_version() {
+        let first = "info 13 15.4 -2 435186 0.04 0.0 34-30 17-21 30-25";
+        assert_eq!(info_score(first, HubVersion::First), Some(-2));
+        let second = "info depth=12 score=1.25 nodes=1000 time=0.010 pv=\"32-28 19-23\"";
+        assert_eq!(info_score(second, HubVersion::Second), Some(125));
+        assert_eq!(info_score("info", HubVersion::First), None);
+        assert_eq!(info_score("info depth=3", HubVersion::Second), None);
+    }
+}

@@ -7,7 +7,9 @@
 //! position with a single legal move, was tried: captures are forced so often that it multiplied the nodes of a
 //! 16-ply search from the English start by 27, 673 k to 18.5 M.) Draws: a repetition of any position of the game
 //! or the line since the last capture or man move, and the variant's no-progress rule (English 40 plies,
-//! International 50, Russian 30), counted from the game's moves; not the International endgame limits.
+//! International 50, Russian 30), counted from the game's moves; not the International endgame limits. Where the
+//! level says so (International hard), a quiet position whose opponent threatens to take is not evaluated but
+//! searched one move further, in up to [`LevelParams::threats`] such plies of a capture-search line.
 
 use super::eval::{Geometry, evaluate};
 use super::nn;
