@@ -4,7 +4,7 @@
 //! the side to move always plays up the board. It learns the residual between our evaluation and a teacher's
 //! judgement of quiet positions: Scan 2.0's scores from its own games at 10 ms a move, as
 //! `examples/draughts_datagen.rs` writes them (what an engine says a position is worth is a fact; nothing of its
-//! program is in ours). Trained by `examples/nn.rs` with `PARLOR_NN_GAME=international`; embedded from `nn.bin`.
+//! program is in ours). Trained by `examples/nn.rs` (its header says how to pick this game); embedded from `nn.bin`.
 
 pub use crate::nn::Example;
 use parlor_draughts::{Color, DraughtsVariant, Position};
