@@ -170,10 +170,12 @@ struct MatchArgs {
     /// Second player, as --a.
     #[arg(long)]
     b: String,
-    /// Options for an external --a engine, `Name=value` (repeatable): UCI `setoption`, Hub `set` / `set-param`.
+    /// Options for --a, `Name=value` (repeatable): an external engine's (UCI `setoption`, Hub `set` /
+    /// `set-param`), or for a level changes of its search parameters (`threats=0`, `network=false`, `max_depth=6`;
+    /// the fields of `LevelParams`), to weigh a change against the level as it stands.
     #[arg(long = "a-option")]
     a_options: Vec<String>,
-    /// Options for an external --b engine, as --a-option.
+    /// Options for --b, as --a-option.
     #[arg(long = "b-option")]
     b_options: Vec<String>,
     /// Games to play (colours alternate).
@@ -182,6 +184,10 @@ struct MatchArgs {
     /// Milliseconds per move.
     #[arg(long, default_value_t = 100)]
     movetime: u64,
+    /// A game clock for each player instead of --movetime, `<seconds>+<increment seconds>` (60+1): a player whose
+    /// time runs out loses. Chess and draughts.
+    #[arg(long)]
+    clock: Option<String>,
     /// Games at once (default: the number of cores divided by the threads of the busier player).
     #[arg(long)]
     concurrency: Option<usize>,
@@ -515,6 +521,12 @@ fn run_match(args: &MatchArgs) -> Result<()> {
     let cfg = MatchConfig {
         games: args.games,
         movetime: std::time::Duration::from_millis(args.movetime),
+        clock: args
+            .clock
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: String| anyhow::anyhow!("--clock {e}"))?,
         concurrency: args.concurrency.unwrap_or_else(|| {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             (cores / a.threads(game).max(b.threads(game))).max(1)

@@ -1,5 +1,5 @@
-//! `parlor match` against outside International draughts engines over Hub: the second version of the protocol
-//! with our own `parlor hub` as the engine, and the first with Scan 2.0 (`PARLOR_TEST_SCAN` names its program,
+//! `parlor match` against outside International draughts engines over Hub, at a time per move or on a game clock:
+//! the second version of the protocol with our own `parlor hub` as the engine, and the first with Scan 2.0 (`PARLOR_TEST_SCAN` names its program,
 //! built from ../shared/anchors/scan-2.0; ignored unless asked for, as .ci/run does when that folder is there).
 #![allow(clippy::unwrap_used)]
 
@@ -31,20 +31,30 @@ fn tally(stdout: &str, games: usize) -> [usize; 3] {
     [number("W"), number("D"), number("L")]
 }
 
-/// Two games of International draughts at 20 ms a move, one at a time: our `a` against `engine` with `options`.
-fn two_international_games(a: &str, engine: &str, options: &[&str]) -> (bool, String, String) {
+/// Two games of International draughts, one at a time: our `a` against `engine` with `options`, at 20 ms a move
+/// or on the game clock `clock`.
+fn two_international_games(
+    a: &str,
+    engine: &str,
+    options: &[&str],
+    clock: Option<&str>,
+) -> (bool, String, String) {
     let mut args = vec!["--game", "draughts/international", "--a", a, "--b", engine];
     for option in options {
         args.extend(["--b-option", option]);
     }
-    args.extend(["--games", "2", "--movetime", "20", "--concurrency", "1"]);
+    match clock {
+        Some(clock) => args.extend(["--clock", clock]),
+        None => args.extend(["--movetime", "20"]),
+    }
+    args.extend(["--games", "2", "--concurrency", "1"]);
     run_match(&args)
 }
 
 /// Two games against the Hub engine `engine` given `option`: both end by the rules, none by an illegal or
 /// unreadable move.
 fn two_games_against(a: &str, engine: &str, option: &str) {
-    let (ok, stdout, stderr) = two_international_games(a, engine, &[option]);
+    let (ok, stdout, stderr) = two_international_games(a, engine, &[option], None);
     assert!(ok, "{stdout}\n{stderr}");
     assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
     assert!(!stderr.contains("illegal"), "{stderr}");
@@ -89,11 +99,66 @@ fn an_engine_that_answers_an_illegal_move_loses_that_game() {
     )
     .unwrap();
     let engine = format!("hub:sh {}", script.display());
-    let (ok, stdout, stderr) = two_international_games("easy", &engine, &[]);
+    let (ok, stdout, stderr) = two_international_games("easy", &engine, &[], None);
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(ok, "{stdout}\n{stderr}");
     assert_eq!(tally(&stdout, 2), [2, 0, 0], "{stdout}");
     assert!(stderr.contains("illegal move 1-2"), "{stderr}");
+}
+
+#[test]
+fn on_a_clock_the_engine_is_told_its_time_and_an_engine_out_of_time_loses() {
+    // An outside engine of the first version that writes down what it is told and answers after 400 ms.
+    let dir = std::env::temp_dir().join(format!("parlor-hub-slow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("slow.sh");
+    let heard = dir.join("heard.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nwhile read -r line; do\n  echo \"$line\" >> {}\n  case \"$line\" in\n    \
+             hub) echo 'name Slow'; echo wait ;;\n    init) echo ready ;;\n    go) sleep 0.4; echo 'move 1-2' ;;\n    \
+             quit) exit 0 ;;\n  esac\ndone\n",
+            heard.display()
+        ),
+    )
+    .unwrap();
+    let engine = format!("hub:sh {}", script.display());
+    let (ok, stdout, stderr) = two_international_games("easy", &engine, &[], Some("0.3+0"));
+    let heard = std::fs::read_to_string(&heard).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(stdout.contains("a clock of 0.3 s + 0 s"), "{stdout}");
+    assert_eq!(tally(&stdout, 2), [2, 0, 0], "{stdout}");
+    assert!(stderr.contains("(time,"), "{stderr}");
+    assert!(!stderr.contains("illegal"), "{stderr}");
+    // Its whole clock at its first move (whichever colour it has, no move of it has been charged yet).
+    assert!(heard.lines().any(|l| l == "level 0 300 0"), "{heard}");
+    assert!(!heard.lines().any(|l| l.starts_with("time ")), "{heard}");
+}
+
+#[test]
+fn parlor_hub_plays_on_a_clock() {
+    let engine = format!("hub:{PARLOR} hub");
+    let (ok, stdout, stderr) = two_international_games("easy", &engine, &["level=medium"], Some("1+0.02"));
+    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
+    assert!(!stderr.contains("illegal"), "{stderr}");
+}
+
+#[test]
+fn a_four_player_match_on_a_clock_is_refused_with_the_reason() {
+    let (ok, stdout, stderr) = run_match(&[
+        "--game", "chess4", "--a", "easy", "--b", "easy", "--games", "4", "--clock", "10+0",
+    ]);
+    assert!(!ok, "{stdout}");
+    assert!(
+        stderr.contains("a match on a game clock is for chess and draughts"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = run_match(&["--game", "chess", "--a", "easy", "--b", "easy", "--clock", "ten"]);
+    assert!(!ok);
+    assert!(stderr.contains("--clock `ten`"), "{stderr}");
 }
 
 /// An outside engine's score of a position alone: far ahead for the side to move, and its move legal there.

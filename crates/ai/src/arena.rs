@@ -3,7 +3,9 @@
 //! parallel; the result is W/D/L with an Elo estimate and its 95% error (`parlor match`).
 
 use crate::engine_process::{EngineError, EngineProcess};
-use crate::request::{Level, Limit, Request};
+use crate::match_clock::{Clocks, GameClock, Think};
+use crate::params::LevelParams;
+use crate::request::{Level, Request};
 use crate::rng::Rng;
 use crate::{Engine, chess::Root};
 use parlor_draughts::DraughtsVariant;
@@ -44,6 +46,9 @@ pub enum ArenaError {
     /// There is no match runner for this game yet.
     #[error("no match runner for {0} yet")]
     Unsupported(GameKind),
+    /// Four-player matches give each move a fixed time: no game clock.
+    #[error("{0}: a match on a game clock is for chess and draughts; give --movetime instead")]
+    NoClock(GameKind),
 }
 
 impl From<EngineError> for ArenaError {
@@ -58,8 +63,8 @@ impl From<EngineError> for ArenaError {
 /// Who plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
-    /// Our engine at a level.
-    Level(Level),
+    /// Our engine at a level, with `(name, value)` changes of its parameters ([`LevelParams::set`]).
+    Level(Level, Vec<(String, String)>),
     /// A uniformly random legal move.
     Random,
     /// An external UCI engine: the program and its arguments, and `setoption` pairs.
@@ -80,8 +85,9 @@ pub enum PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// `easy`, `medium`, `hard`, `random`, a UCI engine's command, or `hub:` and a Hub engine's command (with
-    /// `options` as `Name=value`).
+    /// `easy`, `medium`, `hard` (or a level's number), `random`, a UCI engine's command, or `hub:` and a Hub
+    /// engine's command, with `options` as `Name=value`: an engine's options, or for a level changes of its
+    /// parameters (`threats=0`).
     ///
     /// # Errors
     /// [`ArenaError::BadPlayer`] for an empty spec or an option without `=`.
@@ -90,13 +96,10 @@ impl PlayerSpec {
         if spec.is_empty() {
             return Err(ArenaError::BadPlayer(spec.to_owned()));
         }
-        if let Ok(level) = spec.parse::<Level>() {
-            return Ok(PlayerSpec::Level(level));
-        }
         if spec.eq_ignore_ascii_case("random") {
             return Ok(PlayerSpec::Random);
         }
-        let options = options
+        let options: Vec<(String, String)> = options
             .iter()
             .map(|o| {
                 o.split_once('=')
@@ -104,6 +107,9 @@ impl PlayerSpec {
                     .ok_or_else(|| ArenaError::BadPlayer(format!("{spec} option {o}")))
             })
             .collect::<Result<_, _>>()?;
+        if let Ok(level) = spec.parse::<Level>() {
+            return Ok(PlayerSpec::Level(level, options));
+        }
         Ok(match spec.strip_prefix("hub:") {
             Some(command) if !command.trim().is_empty() => PlayerSpec::Hub {
                 command: command.trim().to_owned(),
@@ -120,17 +126,38 @@ impl PlayerSpec {
     /// Threads this player searches with in `game` (an external engine counts as one).
     pub fn threads(&self, game: GameKind) -> usize {
         match (self, game) {
-            (PlayerSpec::Level(l), GameKind::Chess) => {
-                crate::params::chess_level(*l).threads.min(crate::chess::cores())
-            }
+            (PlayerSpec::Level(..), GameKind::Chess) => match self.params(game) {
+                Ok(Some(lp)) => lp.threads.min(crate::chess::cores()),
+                _ => 1,
+            },
             _ => 1,
         }
+    }
+
+    /// A level's parameters in `game` with the spec's changes (`None` for a player that is not a level).
+    ///
+    /// # Errors
+    /// [`ArenaError::BadPlayer`] for a change that names no parameter or gives it a value it cannot take.
+    pub fn params(&self, game: GameKind) -> Result<Option<LevelParams>, ArenaError> {
+        let PlayerSpec::Level(level, changes) = self else {
+            return Ok(None);
+        };
+        let mut lp = crate::params::level_params(game, *level);
+        for (name, value) in changes {
+            lp.set(name, value)
+                .map_err(|e| ArenaError::BadPlayer(format!("{level}: {e}")))?;
+        }
+        Ok(Some(lp))
     }
 
     /// A short name for reports.
     pub fn label(&self) -> String {
         match self {
-            PlayerSpec::Level(l) => l.to_string(),
+            PlayerSpec::Level(l, changes) if changes.is_empty() => l.to_string(),
+            PlayerSpec::Level(l, changes) => {
+                let changes: Vec<String> = changes.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                format!("{l} [{}]", changes.join(", "))
+            }
             PlayerSpec::Random => "random".to_owned(),
             PlayerSpec::Uci { command, options } | PlayerSpec::Hub { command, options } => {
                 let opts: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
@@ -159,14 +186,27 @@ pub struct MatchConfig {
     pub b: PlayerSpec,
     /// Number of games (each opening twice, colours swapped).
     pub games: usize,
-    /// Time per move for every player.
+    /// Time per move for every player, when there is no `clock`.
     pub movetime: Duration,
+    /// A game clock for each player instead of a time per move (chess and draughts): a player whose time runs
+    /// out loses.
+    pub clock: Option<GameClock>,
     /// Games played at once.
     pub concurrency: usize,
     /// Seed for the random choices of our levels and the random mover.
     pub seed: u64,
     /// Games longer than this many plies are scored as draws.
     pub max_plies: usize,
+}
+
+impl MatchConfig {
+    /// The players' time, for reports: `100 ms per move` or `a clock of 60 s + 1 s`.
+    pub fn time_label(&self) -> String {
+        match self.clock {
+            Some(clock) => format!("a clock of {clock}"),
+            None => format!("{} ms per move", self.movetime.as_millis()),
+        }
+    }
 }
 
 /// One game's result for player A.
@@ -316,12 +356,13 @@ pub fn chess_openings(text: &str) -> Result<Vec<Opening>, ArenaError> {
 /// A player during a match.
 trait Player {
     fn new_game(&mut self) -> Result<(), ArenaError>;
-    fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError>;
+    fn choose(&mut self, moves: &[String], think: Think) -> Result<String, ArenaError>;
 }
 
 struct Ours {
     engine: Engine,
     level: Level,
+    params: Option<LevelParams>,
     rng: Rng,
 }
 
@@ -330,10 +371,11 @@ impl Player for Ours {
         self.engine.new_game();
         Ok(())
     }
-    fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError> {
-        let mut req = Request::new(GameKind::Chess, self.level, Limit::MoveTime(movetime));
+    fn choose(&mut self, moves: &[String], think: Think) -> Result<String, ArenaError> {
+        let mut req = Request::new(GameKind::Chess, self.level, think.limit());
         req.moves = moves.to_vec();
         req.seed = Some(self.rng.next_u64());
+        req.params = self.params;
         self.engine
             .choose(&req)
             .map(|c| c.wire)
@@ -350,7 +392,7 @@ impl Player for RandomMover {
     fn new_game(&mut self) -> Result<(), ArenaError> {
         Ok(())
     }
-    fn choose(&mut self, moves: &[String], _: Duration) -> Result<String, ArenaError> {
+    fn choose(&mut self, moves: &[String], _: Think) -> Result<String, ArenaError> {
         let err = |reason: String| ArenaError::Engine {
             command: "random".to_owned(),
             reason,
@@ -392,14 +434,35 @@ impl Player for External {
         self.0.send("isready")?;
         self.wait_for("readyok").map(|_| ())
     }
-    fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, ArenaError> {
+    fn choose(&mut self, moves: &[String], think: Think) -> Result<String, ArenaError> {
         let position = if moves.is_empty() {
             "position startpos".to_owned()
         } else {
             format!("position startpos moves {}", moves.join(" "))
         };
         self.0.send(&position)?;
-        self.0.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let go = match think {
+            Think::Move(time) => format!("go movetime {}", time.as_millis()),
+            Think::Clock {
+                own,
+                other,
+                increment,
+            } => {
+                // The games start from the standard position: White moves after an even number of plies.
+                let (white, black) = if moves.len().is_multiple_of(2) {
+                    (own, other)
+                } else {
+                    (other, own)
+                };
+                let inc = increment.as_millis();
+                format!(
+                    "go wtime {} btime {} winc {inc} binc {inc}",
+                    white.as_millis(),
+                    black.as_millis()
+                )
+            }
+        };
+        self.0.send(&go)?;
         let line = self.wait_for("bestmove")?;
         line.split_whitespace()
             .nth(1)
@@ -410,9 +473,10 @@ impl Player for External {
 
 fn make_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, ArenaError> {
     Ok(match spec {
-        PlayerSpec::Level(level) => Box::new(Ours {
+        PlayerSpec::Level(level, _) => Box::new(Ours {
             engine: Engine::new(),
             level: *level,
+            params: spec.params(GameKind::Chess)?,
             rng: Rng::new(seed),
         }),
         PlayerSpec::Random => Box::new(RandomMover(Rng::new(seed))),
@@ -441,6 +505,7 @@ fn play_chess_game(
             .map_err(|_| ArenaError::BadOpening(opening.name.clone()))?;
     }
     let mut moves = opening.moves.clone();
+    let mut clocks = Clocks::new(cfg.movetime, cfg.clock);
     while game.outcome().is_running() {
         if moves.len() >= cfg.max_plies {
             return Ok((0.5, "move limit".to_owned(), moves));
@@ -451,7 +516,12 @@ fn play_chess_game(
         } else {
             &mut *black
         };
-        let wire = player.choose(&moves, cfg.movetime)?;
+        let started = std::time::Instant::now();
+        let wire = player.choose(&moves, clocks.think(seat.index()))?;
+        if !clocks.charge(seat.index(), started) {
+            let score = if seat == Seat::First { 0.0 } else { 1.0 };
+            return Ok((score, "time".to_owned(), moves));
+        }
         if game.play(&wire).is_err() {
             let score = if seat == Seat::First { 0.0 } else { 1.0 };
             return Ok((score, format!("illegal move {wire}"), moves));
@@ -523,8 +593,9 @@ pub fn run_match(
 /// A player of the draughts and four-player matches: one of our levels, a random mover, or (International
 /// draughts) an outside engine over Hub.
 pub(crate) enum LocalPlayer {
-    /// Our engine at a level, with its own seed for the level's noise.
-    Ours(Box<Engine>, Level, crate::rng::Rng),
+    /// Our engine at a level (with its parameters when a match changes them), with its own seed for the level's
+    /// noise.
+    Ours(Box<Engine>, Level, Option<LevelParams>, crate::rng::Rng),
     /// A uniformly random legal move.
     Random(crate::rng::Rng),
     /// An outside International draughts engine.
@@ -535,9 +606,10 @@ impl LocalPlayer {
     /// The player a spec names.
     pub(crate) fn new(spec: &PlayerSpec, game: GameKind, seed: u64) -> Result<LocalPlayer, ArenaError> {
         match spec {
-            PlayerSpec::Level(level) => Ok(LocalPlayer::Ours(
+            PlayerSpec::Level(level, _) => Ok(LocalPlayer::Ours(
                 Box::new(Engine::new()),
                 *level,
+                spec.params(game)?,
                 crate::rng::Rng::new(seed),
             )),
             PlayerSpec::Random => Ok(LocalPlayer::Random(crate::rng::Rng::new(seed))),
@@ -570,18 +642,20 @@ impl LocalPlayer {
         Ok(())
     }
 
-    /// A move for the side to move in `game`, whose moves so far are `moves`.
+    /// A move for the side to move in `game` (of `kind`), whose moves so far are `moves`, thinking `think`.
     pub(crate) fn choose(
         &mut self,
         game: &dyn parlor_game::Rules,
+        kind: GameKind,
         moves: &[String],
-        cfg: &MatchConfig,
+        think: Think,
     ) -> Result<String, ArenaError> {
         match self {
-            LocalPlayer::Ours(engine, level, rng) => {
-                let mut req = Request::new(cfg.game, *level, Limit::MoveTime(cfg.movetime));
+            LocalPlayer::Ours(engine, level, params, rng) => {
+                let mut req = Request::new(kind, *level, think.limit());
                 req.moves = moves.to_vec();
                 req.seed = Some(rng.next_u64());
+                req.params = *params;
                 engine
                     .choose(&req)
                     .map(|c| c.wire)
@@ -600,7 +674,7 @@ impl LocalPlayer {
                         reason: "no legal move".to_owned(),
                     })
             }
-            LocalPlayer::Hub(engine) => Ok(engine.choose(moves, cfg.movetime)?),
+            LocalPlayer::Hub(engine) => Ok(engine.choose(moves, think)?),
         }
     }
 }
@@ -669,11 +743,7 @@ pub(crate) fn play_games<P, R: Send>(
 pub fn print_chess_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, ArenaError> {
     let openings = chess_openings(CHESS_OPENINGS)?;
     let (a, b) = (cfg.a.label(), cfg.b.label());
-    println!(
-        "{a} vs {b}: {} games at {} ms per move",
-        cfg.games,
-        cfg.movetime.as_millis()
-    );
+    println!("{a} vs {b}: {} games at {}", cfg.games, cfg.time_label());
     let summary = run_match(cfg, &openings, |g, s| {
         let colour = if g.a_first { "white" } else { "black" };
         eprintln!(
@@ -701,8 +771,30 @@ mod tests {
     fn players_read_as_levels_uci_or_hub_engines() {
         assert_eq!(
             PlayerSpec::parse("7", &[]).unwrap(),
-            PlayerSpec::Level(Level::new(7).unwrap())
+            PlayerSpec::Level(Level::new(7).unwrap(), Vec::new())
         );
+        let tuned = PlayerSpec::parse("hard", &["threats=0".to_owned()]).unwrap();
+        assert_eq!(tuned.label(), "hard [threats=0]");
+        let international = GameKind::Draughts(DraughtsVariant::International);
+        let lp = tuned.params(international).unwrap().unwrap();
+        assert_eq!(lp.threats, 0);
+        assert_eq!(
+            LevelParams {
+                threats: 0,
+                ..crate::params::level_params(international, Level::HARD)
+            },
+            lp
+        );
+        let bad = PlayerSpec::parse("hard", &["depth=3".to_owned()]).unwrap();
+        assert!(matches!(
+            bad.params(GameKind::Chess),
+            Err(ArenaError::BadPlayer(_))
+        ));
+        let bad = PlayerSpec::parse("hard", &["threats=many".to_owned()]).unwrap();
+        assert!(matches!(
+            bad.params(GameKind::Chess),
+            Err(ArenaError::BadPlayer(_))
+        ));
         let options = ["book=false".to_owned()];
         let hub = PlayerSpec::parse("hub:/opt/scan/scan hub", &options).unwrap();
         assert_eq!(
@@ -767,10 +859,11 @@ mod tests {
     fn easy_beats_random_in_a_short_match() {
         let cfg = MatchConfig {
             game: GameKind::Chess,
-            a: PlayerSpec::Level(Level::EASY),
+            a: PlayerSpec::Level(Level::EASY, Vec::new()),
             b: PlayerSpec::Random,
             games: 2,
             movetime: Duration::from_millis(20),
+            clock: None,
             concurrency: 2,
             seed: 7,
             max_plies: 300,
@@ -779,5 +872,27 @@ mod tests {
         let s = run_match(&cfg, &openings, |_, _| {}).unwrap();
         assert_eq!(s.games(), 2);
         assert!(s.score() >= 0.5, "{s}");
+    }
+
+    #[test]
+    fn a_chess_match_on_a_clock_plays_its_games_to_the_end() {
+        let cfg = MatchConfig {
+            game: GameKind::Chess,
+            a: PlayerSpec::Level(Level::EASY, Vec::new()),
+            b: PlayerSpec::Level(Level::EASY, vec![("max_depth".to_owned(), "1".to_owned())]),
+            games: 2,
+            movetime: Duration::from_millis(20),
+            clock: Some("2+0.02".parse().unwrap()),
+            concurrency: 2,
+            seed: 7,
+            max_plies: 200,
+        };
+        assert_eq!(cfg.time_label(), "a clock of 2 s + 0.02 s");
+        let openings = chess_openings(CHESS_OPENINGS).unwrap();
+        let mut reasons = Vec::new();
+        let s = run_match(&cfg, &openings, |g, _| reasons.push(g.reason.clone())).unwrap();
+        assert_eq!(s.games(), 2, "{reasons:?}");
+        // Searches budgeted from a 2 s clock never use it up.
+        assert!(reasons.iter().all(|r| r != "time"), "{reasons:?}");
     }
 }

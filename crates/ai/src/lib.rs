@@ -19,7 +19,8 @@
 //! - [`draughts`]: evaluation and search for the four draughts variants.
 //! - [`chess4`]: evaluation and best-reply search for four-player chess.
 //! - [`uci`]: the UCI protocol loop (`parlor uci`).
-//! - [`arena`]: matches between levels, a random mover and outside engines (UCI, Hub) (`parlor match`), with Elo.
+//! - [`arena`]: matches between levels, a random mover and outside engines (UCI, Hub) (`parlor match`), with Elo;
+//!   [`match_clock`]: their time, a fixed time per move or a game clock.
 //! - [`bench`]: node counts at fixed depth (`parlor bench search`) and the timing check (`parlor bench clock`).
 //! - [`nn`]: the evaluation networks' common part (the quantised network, its file, the trainer).
 //! - [`rng`]: a small seeded random generator.
@@ -37,6 +38,8 @@ pub(crate) mod driver;
 #[cfg(feature = "tools")]
 mod engine_process;
 pub mod level;
+#[cfg(feature = "tools")]
+pub mod match_clock;
 #[cfg(feature = "tools")]
 pub mod matches;
 pub mod nn;

@@ -4,7 +4,7 @@
 //! `parlor bench search` (node counts) and a `parlor match` before and after.
 
 use crate::level::Level;
-use parlor_game::DraughtsVariant;
+use parlor_game::{DraughtsVariant, GameKind};
 use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -66,6 +66,43 @@ pub struct LevelParams {
     /// the lowest level misses a capture or a mate in one now and then, as a beginner does, without ever playing
     /// a move at random.
     pub overlook_permille: u32,
+}
+
+impl LevelParams {
+    /// Sets the field `name` (spelt as in this struct) from text, for a match that weighs a change of one
+    /// (`parlor match --a hard --a-option threats=0`).
+    ///
+    /// # Errors
+    /// A message naming the field or the value that is not understood.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        fn read<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
+            value
+                .parse()
+                .map_err(|_| format!("{name}: `{value}` is not a valid value"))
+        }
+        match name {
+            "max_depth" => self.max_depth = read(name, value)?,
+            "noise" => self.noise = read(name, value)?,
+            "quiescence" => self.quiescence = read(name, value)?,
+            "time_permille" => self.time_permille = read(name, value)?,
+            "threads" => self.threads = read(name, value)?,
+            "network" => self.network = read(name, value)?,
+            "contempt" => self.contempt = read(name, value)?,
+            "threats" => self.threats = read(name, value)?,
+            "overlook_permille" => self.overlook_permille = read(name, value)?,
+            _ => return Err(format!("`{name}` is not a level parameter")),
+        }
+        Ok(())
+    }
+}
+
+/// A level's parameters in a game.
+pub const fn level_params(game: GameKind, level: Level) -> LevelParams {
+    match game {
+        GameKind::Chess => chess_level(level),
+        GameKind::Draughts(variant) => draughts_level(variant, level),
+        GameKind::Chess4 => chess4_level(level),
+    }
 }
 
 /// A level's parameters: depth, noise and quiescence; the rest as most levels have them.

@@ -137,6 +137,9 @@ pub struct Request {
     /// At most this many search threads (the level's own number, within the machine's cores, when `None`): the
     /// server's game reviews search on one thread so the other cores stay with the live games.
     pub threads: Option<usize>,
+    /// The search's parameters in place of the level's (`None`: the level's own): a match that weighs a change of
+    /// them plays it against the level as it stands (`parlor match --a hard --a-option threats=0`).
+    pub params: Option<crate::params::LevelParams>,
 }
 
 impl Request {
@@ -153,6 +156,7 @@ impl Request {
             mandatory_capture: true,
             search_moves: Vec::new(),
             threads: None,
+            params: None,
         }
     }
 }

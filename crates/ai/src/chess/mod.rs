@@ -18,8 +18,8 @@ mod table;
 pub mod tune;
 
 use crate::clock::{Budget, Timer};
-use crate::params;
-use crate::request::{AiError, Choice, Level, Limit, Request, Score};
+use crate::params::{self, LevelParams};
+use crate::request::{AiError, Choice, Limit, Request, Score};
 use parlor_chess::position::uci;
 use search::{History, Search, hash};
 use shakmaty::uci::UciMove;
@@ -167,12 +167,12 @@ impl ChessEngine {
     ) -> Result<Choice, AiError> {
         let mut root = Root::new(&req.start, &req.moves)?;
         root.restrict(&req.search_moves)?;
-        let lp = params::chess_level(req.level);
+        let lp = req.params.unwrap_or_else(|| params::chess_level(req.level));
         let budget = Budget::new(&req.limit, lp.time_permille);
         self.fit_table(&budget);
         let timer = Timer::started_at(start, budget, Arc::clone(&req.stop));
         self.max_threads = req.threads.unwrap_or(usize::MAX);
-        self.search(&root, req.level, &req.limit, timer, req.seed, report)
+        self.search(&root, lp, &req.limit, timer, req.seed, report)
     }
 
     /// Searches a root with a running timer.
@@ -182,13 +182,12 @@ impl ChessEngine {
     pub fn search(
         &mut self,
         root: &Root,
-        level: Level,
+        lp: LevelParams,
         limit: &Limit,
         timer: Timer,
         seed: Option<u64>,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
-        let lp = params::chess_level(level);
         let mut moves: Vec<Move> = root.pos.legal_moves().into_iter().collect();
         if !root.only.is_empty() {
             moves.retain(|m| root.only.contains(m));
@@ -370,6 +369,7 @@ fn static_best(pos: &Chess, moves: &[Move]) -> (Move, i32) {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::Level;
     use parlor_game::GameKind;
     use std::sync::atomic::AtomicBool;
 

@@ -5,6 +5,7 @@
 //! (each game counts as three duels of A against one B seat: ahead, level or behind in the final places).
 
 use crate::arena::{ArenaError, LocalPlayer as Player, MatchConfig, Summary};
+use crate::match_clock::Think;
 use crate::rng::Rng;
 use parlor_chess4::{Game, Options, Position};
 use parlor_game::{GameKind, Outcome, Rules, Seat};
@@ -145,7 +146,8 @@ fn play_game(
     let mut reason = String::new();
     while game.outcome().is_running() {
         let seat = game.turn().unwrap_or(Seat::First);
-        let wire = players[seat.index()].choose(&game, &moves, cfg)?;
+        let think = Think::Move(cfg.movetime);
+        let wire = players[seat.index()].choose(&game, cfg.game, &moves, think)?;
         if game.play(&wire).is_err() {
             // An illegal move: the seat resigns (and the report says so).
             reason = format!("illegal move {wire} by {seat}; ");
@@ -201,6 +203,9 @@ pub fn run_match(
 ) -> Result<Summary4, ArenaError> {
     if cfg.game != GameKind::Chess4 {
         return Err(ArenaError::Unsupported(cfg.game));
+    }
+    if cfg.clock.is_some() {
+        return Err(ArenaError::NoClock(cfg.game));
     }
     let mut summary = Summary4::default();
     crate::arena::play_games(
@@ -270,10 +275,11 @@ mod tests {
     fn a_short_four_player_match_reports_places() {
         let cfg = MatchConfig {
             game: GameKind::Chess4,
-            a: PlayerSpec::Level(Level::EASY),
+            a: PlayerSpec::Level(Level::EASY, Vec::new()),
             b: PlayerSpec::Random,
             games: 1,
             movetime: Duration::from_millis(5),
+            clock: None,
             concurrency: 1,
             seed: 3,
             max_plies: 24,

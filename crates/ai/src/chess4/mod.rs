@@ -21,8 +21,8 @@ pub mod eval;
 pub(crate) mod search;
 
 use crate::clock::{Budget, Timer};
-use crate::params;
-use crate::request::{AiError, Choice, Level, Limit, Request, Score};
+use crate::params::{self, LevelParams};
+use crate::request::{AiError, Choice, Limit, Request, Score};
 use crate::tt::Tt;
 use parlor_chess4::{Game, Move, Options, Position};
 use parlor_game::Rules;
@@ -155,13 +155,13 @@ impl Chess4Engine {
     ) -> Result<Choice, AiError> {
         let mut root = root(&req.start, &req.moves)?;
         root.restrict(&req.search_moves)?;
-        let lp = params::chess4_level(req.level);
+        let lp = req.params.unwrap_or_else(|| params::chess4_level(req.level));
         let timer = Timer::started_at(
             start,
             Budget::new(&req.limit, lp.time_permille),
             Arc::clone(&req.stop),
         );
-        self.search(&root, req.level, &req.limit, timer, req.seed, report)
+        self.search(&root, lp, &req.limit, timer, req.seed, report)
     }
 
     /// Searches a root with a running timer.
@@ -171,13 +171,12 @@ impl Chess4Engine {
     pub fn search(
         &mut self,
         root: &Root,
-        level: Level,
+        lp: LevelParams,
         limit: &Limit,
         timer: Timer,
         seed: Option<u64>,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
-        let lp = params::chess4_level(level);
         let pos = &root.pos;
         let mut moves: Vec<Move> = pos.legal_moves().to_vec();
         if !root.only.is_empty() {
@@ -260,6 +259,7 @@ fn static_best(pos: &Position, moves: &[Move]) -> (Move, i32) {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::Level;
     use parlor_game::GameKind;
     use std::time::Duration;
 

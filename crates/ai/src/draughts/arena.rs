@@ -2,9 +2,11 @@
 //! from short random openings, each opening played twice with colours swapped, in parallel, with W/D/L and Elo.
 
 use crate::arena::{ArenaError, GameRecord, LocalPlayer as Player, MatchConfig, Summary};
+use crate::match_clock::Clocks;
 use crate::rng::Rng;
 use parlor_draughts::{DraughtsVariant, Game, Options, Position};
 use parlor_game::{GameKind, Outcome, Rules, Seat};
+use std::time::Instant;
 
 /// Plies of a random opening: enough to give every pair of games its own position, few enough to stay balanced.
 pub const OPENING_PLIES: usize = 3;
@@ -41,6 +43,7 @@ fn play_game(
             .map_err(|_| ArenaError::BadOpening(opening.join(" ")))?;
     }
     let mut moves = opening.to_vec();
+    let mut clocks = Clocks::new(cfg.movetime, cfg.clock);
     while game.outcome().is_running() {
         if moves.len() >= cfg.max_plies {
             return Ok((0.5, "move limit".to_owned(), moves));
@@ -51,7 +54,12 @@ fn play_game(
         } else {
             &mut *second
         };
-        let wire = player.choose(&game, &moves, cfg)?;
+        let started = Instant::now();
+        let wire = player.choose(&game, cfg.game, &moves, clocks.think(seat.index()))?;
+        if !clocks.charge(seat.index(), started) {
+            let score = if seat == Seat::First { 0.0 } else { 1.0 };
+            return Ok((score, "time".to_owned(), moves));
+        }
         if game.play(&wire).is_err() {
             let score = if seat == Seat::First { 0.0 } else { 1.0 };
             return Ok((score, format!("illegal move {wire}"), moves));
@@ -116,10 +124,10 @@ pub fn run_match(
 pub fn print_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary, ArenaError> {
     let (a, b) = (cfg.a.label(), cfg.b.label());
     println!(
-        "{}: {a} vs {b}: {} games at {} ms per move",
+        "{}: {a} vs {b}: {} games at {}",
         cfg.game,
         cfg.games,
-        cfg.movetime.as_millis()
+        cfg.time_label()
     );
     let summary = run_match(cfg, |g, s| {
         let side = if g.a_first { "first" } else { "second" };
@@ -151,10 +159,11 @@ mod tests {
     fn easy_beats_random_at_english_draughts() {
         let cfg = MatchConfig {
             game: GameKind::Draughts(DraughtsVariant::English),
-            a: PlayerSpec::Level(Level::EASY),
+            a: PlayerSpec::Level(Level::EASY, Vec::new()),
             b: PlayerSpec::Random,
             games: 2,
             movetime: Duration::from_millis(5),
+            clock: None,
             concurrency: 2,
             seed: 3,
             max_plies: 300,

@@ -7,6 +7,7 @@
 //! | start | `hub` ... `wait`; `set <name> <value>`; `init` -> `ready` | `hub` ... `wait`; `set-param name=.. value=..`; `init` -> `ready` |
 //! | a game | `new` | `new-game` |
 //! | a move | `pos w<50 squares>`, `time <ms>`, `go` -> `move <move> [ponder]` | `pos pos=W<50 squares> moves="..."` (the start and the game's moves), `level move-time=<s>`, `go think` -> `done move=<move>` |
+//! | on a game clock | `level 0 <ms left> <increment ms>` instead of `time` | `level time=<s left> inc=<s>` |
 //!
 //! Squares 1 to 50 are written `w`/`b` for men, `W`/`B` for kings and `e` when empty; a move is `from-to`, or
 //! `fromxto` then `x` and each captured square. The engine's program starts in its own folder (Scan reads its
@@ -14,6 +15,7 @@
 
 use super::hub::{hub_move, parse_hub_move, parse_line};
 use crate::engine_process::{EngineError, EngineProcess};
+use crate::match_clock::Think;
 use parlor_draughts::{Color, DraughtsVariant, Game, Options, Position};
 use std::time::Duration;
 
@@ -82,11 +84,11 @@ impl HubEngine {
     }
 
     /// The engine's move (in our notation) for the position after `moves` (our notation) from the start of
-    /// International draughts, thinking `movetime`.
+    /// International draughts, thinking `think`.
     ///
     /// # Errors
     /// `EngineError` when a move of ours does not replay, the engine reports an error or answers no move.
-    pub fn choose(&mut self, moves: &[String], movetime: Duration) -> Result<String, EngineError> {
+    pub fn choose(&mut self, moves: &[String], think: Think) -> Result<String, EngineError> {
         let mut game = Game::new(DraughtsVariant::International, Options::default());
         // The second version takes the start and the moves (the engine sees repetitions and the no-progress
         // count); the first, the position alone.
@@ -113,7 +115,7 @@ impl HubEngine {
                 }
             }
         };
-        Ok(self.think(&pos, &setup, movetime)?.0)
+        Ok(self.think(&pos, &setup, think)?.0)
     }
 
     /// The engine's move (in our notation) and its score (hundredths of a man for the side to move, from its last
@@ -131,7 +133,7 @@ impl HubEngine {
             HubVersion::First => format!("pos {}", hub_squares(pos, self.version)),
             HubVersion::Second => format!("pos pos={}", hub_squares(pos, self.version)),
         };
-        self.think(pos, &setup, movetime)
+        self.think(pos, &setup, Think::Move(movetime))
     }
 
     /// Sends `setup` (the position), the time and `go`, then reads the engine's `info` lines and its move.
@@ -139,19 +141,27 @@ impl HubEngine {
         &mut self,
         pos: &Position,
         setup: &str,
-        movetime: Duration,
+        think: Think,
     ) -> Result<(String, Option<i32>), EngineError> {
         self.process.send(setup)?;
+        let level = match (self.version, think) {
+            (HubVersion::First, Think::Move(time)) => format!("time {}", time.as_millis()),
+            (HubVersion::First, Think::Clock { own, increment, .. }) => {
+                format!("level 0 {} {}", own.as_millis(), increment.as_millis())
+            }
+            (HubVersion::Second, Think::Move(time)) => {
+                format!("level move-time={:.3}", time.as_secs_f64())
+            }
+            (HubVersion::Second, Think::Clock { own, increment, .. }) => format!(
+                "level time={:.3} inc={:.3}",
+                own.as_secs_f64(),
+                increment.as_secs_f64()
+            ),
+        };
+        self.process.send(&level)?;
         match self.version {
-            HubVersion::First => {
-                self.process.send(&format!("time {}", movetime.as_millis()))?;
-                self.process.send("go")?;
-            }
-            HubVersion::Second => {
-                self.process
-                    .send(&format!("level move-time={:.3}", movetime.as_secs_f64()))?;
-                self.process.send("go think")?;
-            }
+            HubVersion::First => self.process.send("go")?,
+            HubVersion::Second => self.process.send("go think")?,
         }
         let mut score = None;
         let answer = loop {

@@ -25,8 +25,8 @@ pub mod nn;
 pub(crate) mod search;
 
 use crate::clock::{Budget, Timer};
-use crate::params;
-use crate::request::{AiError, Choice, Level, Limit, Request, Score};
+use crate::params::{self, LevelParams};
+use crate::request::{AiError, Choice, Limit, Request, Score};
 use crate::tt::Tt;
 use eval::{Geometry, evaluate};
 use parlor_draughts::{DraughtsVariant, Move, Position};
@@ -123,13 +123,15 @@ impl DraughtsEngine {
             return Err(AiError::Unsupported(req.kind));
         };
         let root = Root::new(variant, &req.start, &req.moves, req.mandatory_capture)?;
-        let lp = params::draughts_level(variant, req.level);
+        let lp = req
+            .params
+            .unwrap_or_else(|| params::draughts_level(variant, req.level));
         let timer = Timer::started_at(
             start,
             Budget::new(&req.limit, lp.time_permille),
             Arc::clone(&req.stop),
         );
-        self.search(&root, req.level, &req.limit, timer, req.seed, report)
+        self.search(&root, lp, &req.limit, timer, req.seed, report)
     }
 
     /// Searches a root with a running timer.
@@ -139,14 +141,13 @@ impl DraughtsEngine {
     pub fn search(
         &mut self,
         root: &Root,
-        level: Level,
+        lp: LevelParams,
         limit: &Limit,
         timer: Timer,
         seed: Option<u64>,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, AiError> {
         let variant = root.pos.variant();
-        let lp = params::draughts_level(variant, level);
         let mut moves = root.pos.legal_moves().to_vec();
         if moves.is_empty() {
             return Err(AiError::GameOver);
@@ -212,6 +213,7 @@ fn static_best(pos: &Position, moves: &[Move], geo: &Geometry) -> (Move, i32) {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::Level;
     use parlor_game::GameKind;
     use std::time::Duration;
 
@@ -300,7 +302,14 @@ mod tests {
                 Arc::new(std::sync::atomic::AtomicBool::new(false)),
             );
             DraughtsEngine::new()
-                .search(&root, Level::HARD, &limit, timer, Some(1), &mut |_| {})
+                .search(
+                    &root,
+                    params::draughts_level(root.pos.variant(), Level::HARD),
+                    &limit,
+                    timer,
+                    Some(1),
+                    &mut |_| {},
+                )
                 .unwrap()
                 .score
         };
