@@ -1,6 +1,8 @@
 //! The time of a match's players: a fixed time per move, or a game clock with an increment on which a player whose
 //! time runs out loses (`parlor match --clock 60+1`). Every move is timed by the match from the request to the
-//! answer, so the time an outside engine spends reading and writing its protocol counts against it.
+//! answer, so the time an outside engine spends reading and writing its protocol counts against it. The increment
+//! is credited as a move starts: a move may use the time left plus the increment, which is how Scan 2.0 budgets
+//! (it may spend up to 95% of both), and our engine, which budgets from the time left alone, stays within it.
 
 use crate::request::{Clock, Limit};
 use std::time::{Duration, Instant};
@@ -114,15 +116,16 @@ impl Clocks {
         }
     }
 
-    /// Charges `seat` for a move it started thinking at `started`: false if its time ran out before it answered.
+    /// Charges `seat` for a move it started thinking at `started`, the increment credited first: false if the
+    /// move took longer than the time left and the increment.
     pub fn charge(&mut self, seat: usize, started: Instant) -> bool {
         let Some(c) = self.clock else {
             return true;
         };
         let left = &mut self.left[seat & 1];
-        match left.checked_sub(started.elapsed()) {
+        match (*left + c.increment).checked_sub(started.elapsed()) {
             Some(rest) => {
-                *left = rest + c.increment;
+                *left = rest;
                 true
             }
             None => {
@@ -184,7 +187,11 @@ mod tests {
             panic!("a clock");
         };
         assert_eq!((own, other), (Duration::from_millis(300), left));
-        let started = Instant::now() - Duration::from_millis(301);
+        // 300 ms left and the 100 ms increment: 350 ms is within them, 401 ms is not.
+        let mut spare = clocks.clone();
+        assert!(spare.charge(1, Instant::now() - Duration::from_millis(350)));
+        assert!(spare.left(1) <= Duration::from_millis(50));
+        let started = Instant::now() - Duration::from_millis(401);
         assert!(!clocks.charge(1, started));
         assert_eq!(clocks.left(1), Duration::ZERO);
         // Without a clock every move has its fixed time and nobody runs out.
