@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub struct GameClock {
     /// Time for the whole game.
     pub base: Duration,
-    /// Added to the mover's time after each of its moves.
+    /// Credited to the mover's time as each of its moves starts.
     pub increment: Duration,
 }
 
@@ -58,13 +58,13 @@ impl std::fmt::Display for GameClock {
 pub enum Think {
     /// This long.
     Move(Duration),
-    /// On a game clock: the mover's time left, the opponent's, and the increment after each move.
+    /// On a game clock: the mover's time left, the opponent's, and the increment credited as each move starts.
     Clock {
         /// The mover's time left.
         own: Duration,
         /// The opponent's time left.
         other: Duration,
-        /// Added after each move.
+        /// Credited as each move starts (this move may use `own` plus it).
         increment: Duration,
     },
 }
@@ -135,7 +135,7 @@ impl Clocks {
         }
     }
 
-    /// Time left of `seat` (the base time when there is no clock).
+    /// Time left of `seat` (zero when there is no clock).
     pub fn left(&self, seat: usize) -> Duration {
         self.left[seat & 1]
     }
