@@ -22,8 +22,6 @@ pub struct Geometry {
     mask: u64,
     /// `(file, rank)` of each bit, rank 0 on White's side.
     coords: [(u8, u8); 64],
-    /// The bit of the neighbour of each bit in each of [`DIRECTIONS`], if any.
-    neighbours: [[Option<u8>; 4]; 64],
     /// Squares in the centre of the board.
     centre: u64,
     /// Squares on the left or right edge.
@@ -32,6 +30,17 @@ pub struct Geometry {
     back: [u64; 2],
     /// The value of a king.
     king_value: i32,
+    /// For each of [`DIRECTIONS`], the bits that have a neighbour that way and the bit distance to it (the same
+    /// for every square of the layout), so that a whole side's steps are one shift.
+    steps: [(u64, i32); 4],
+    /// The bits of each rank.
+    ranks: [u64; 10],
+}
+
+/// The bits of `from` moved `delta` bits up (negative: down).
+#[inline]
+fn shift(from: u64, delta: i32) -> u64 {
+    if delta >= 0 { from << delta } else { from >> -delta }
 }
 
 impl Geometry {
@@ -79,6 +88,22 @@ impl Geometry {
                 back[1] |= 1 << b;
             }
         }
+        // The layout puts every square's neighbour in one direction the same number of bits away (checked against
+        // the neighbours square by square in the tests).
+        let mut steps = [(0u64, 0i32); 4];
+        for (b, around) in neighbours.iter().enumerate() {
+            for (step, n) in steps.iter_mut().zip(around) {
+                if let Some(n) = n {
+                    *step = (step.0 | 1 << b, i32::from(*n) - b as i32);
+                }
+            }
+        }
+        let mut ranks = [0u64; 10];
+        for (b, &(_, rank)) in coords.iter().enumerate() {
+            if mask & (1 << b) != 0 {
+                ranks[usize::from(rank)] |= 1 << b;
+            }
+        }
         let king_value = match variant {
             DraughtsVariant::English => params::DRAUGHTS_KING_SHORT,
             _ => params::DRAUGHTS_KING_FLYING,
@@ -89,11 +114,12 @@ impl Geometry {
             rows,
             mask,
             coords,
-            neighbours,
             centre,
             edge,
             back,
             king_value,
+            steps,
+            ranks,
         }
     }
 
@@ -129,6 +155,40 @@ fn bits(mut bb: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The number of (piece, direction) pairs of `pieces` stepping to an empty square, over the directions `dirs`.
+#[inline]
+fn steps_into(geo: &Geometry, pieces: u64, empty: u64, dirs: &[usize]) -> i32 {
+    dirs.iter()
+        .map(|&d| {
+            let (from, delta) = geo.steps[d];
+            (shift(pieces & from, delta) & empty).count_ones() as i32
+        })
+        .sum()
+}
+
+/// The advancement of a side's `men`: the sum of the ranks they stand on, counted from that side.
+#[inline]
+fn advance_of(geo: &Geometry, men: u64, side: usize) -> i32 {
+    let top = usize::from(geo.rows) - 1;
+    (1..=top)
+        .map(|r| {
+            let rank = if side == 0 {
+                geo.ranks[r]
+            } else {
+                geo.ranks[top - r]
+            };
+            r as i32 * (men & rank).count_ones() as i32
+        })
+        .sum()
+}
+
+/// A side's mobility: its men's steps forward and its kings' steps, each to an empty neighbour.
+#[inline]
+fn mobility_of(geo: &Geometry, p: &Pieces, side: usize, empty: u64) -> i32 {
+    let forward: &[usize] = if side == 0 { &[2, 3] } else { &[0, 1] };
+    steps_into(geo, p.men[side], empty, forward) + steps_into(geo, p.kings[side], empty, &[0, 1, 2, 3])
+}
+
 /// One side's terms, from that side's point of view (without the trade and tempo terms).
 fn side_score(p: &Pieces, geo: &Geometry, side: usize, empty: u64, endgame_permille: i32) -> i32 {
     let men = p.men[side];
@@ -136,28 +196,8 @@ fn side_score(p: &Pieces, geo: &Geometry, side: usize, empty: u64, endgame_permi
     let mut score =
         params::DRAUGHTS_MAN * men.count_ones() as i32 + geo.king_value * kings.count_ones() as i32;
     // Advancement, growing as the board empties.
-    let top = i32::from(geo.rows) - 1;
-    let mut advance = 0;
-    let mut mobility = 0;
-    let forward: [usize; 2] = if side == 0 { [2, 3] } else { [0, 1] };
-    for i in bits(men) {
-        let rank = i32::from(geo.coords[i].1);
-        advance += if side == 0 { rank } else { top - rank };
-        for d in forward {
-            if let Some(n) = geo.neighbours[i][d]
-                && empty & (1 << n) != 0
-            {
-                mobility += 1;
-            }
-        }
-    }
-    for i in bits(kings) {
-        for n in geo.neighbours[i].iter().flatten() {
-            if empty & (1 << n) != 0 {
-                mobility += 1;
-            }
-        }
-    }
+    let advance = advance_of(geo, men, side);
+    let mobility = mobility_of(geo, p, side, empty);
     score += advance * params::DRAUGHTS_ADVANCE * (500 + endgame_permille) / 1000;
     score += mobility * params::DRAUGHTS_MOBILITY;
     if p.kings[1 - side] == 0 {
@@ -226,5 +266,59 @@ mod tests {
         let king = Position::from_fen(DraughtsVariant::English, "W:W21,22,K30:B1,2,3").unwrap();
         let man = Position::from_fen(DraughtsVariant::English, "W:W21,22,30:B1,2,3").unwrap();
         assert!(evaluate(&king, &geo) > evaluate(&man, &geo));
+    }
+
+    /// Each side's advancement and mobility walked square by square, to check the shifts against.
+    fn walked(geo: &Geometry, p: &Pieces, side: usize, empty: u64) -> (i32, i32) {
+        let top = i32::from(geo.rows) - 1;
+        let free = |b: usize, (df, dr): (i8, i8)| {
+            let (f, r) = geo.coords[b];
+            (0..64).any(|n: usize| {
+                geo.mask & (1 << n) != 0
+                    && empty & (1 << n) != 0
+                    && i16::from(geo.coords[n].0) == i16::from(f) + i16::from(df)
+                    && i16::from(geo.coords[n].1) == i16::from(r) + i16::from(dr)
+            })
+        };
+        let forward: &[usize] = if side == 0 { &[2, 3] } else { &[0, 1] };
+        let (mut advance, mut mobility) = (0, 0);
+        for b in bits(p.men[side]) {
+            let rank = i32::from(geo.coords[b].1);
+            advance += if side == 0 { rank } else { top - rank };
+            mobility += forward.iter().filter(|&&d| free(b, DIRECTIONS[d])).count() as i32;
+        }
+        for b in bits(p.kings[side]) {
+            mobility += DIRECTIONS.iter().filter(|&&d| free(b, d)).count() as i32;
+        }
+        (advance, mobility)
+    }
+
+    #[test]
+    fn the_shifted_terms_equal_the_terms_walked_square_by_square() {
+        let mut rng = crate::rng::Rng::from_seed_or_clock(Some(7));
+        for v in DraughtsVariant::ALL {
+            let geo = Geometry::new(v);
+            for game in 0..20 {
+                let mut pos = Position::start(v);
+                for ply in 0..200 {
+                    let p = pieces(&pos);
+                    let all = p.men[0] | p.men[1] | p.kings[0] | p.kings[1];
+                    let empty = !all & geo.mask;
+                    for side in 0..2 {
+                        let walked = walked(&geo, &p, side, empty);
+                        let shifted = (
+                            advance_of(&geo, p.men[side], side),
+                            mobility_of(&geo, &p, side, empty),
+                        );
+                        assert_eq!(shifted, walked, "{v} game {game} ply {ply} side {side}");
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
     }
 }
