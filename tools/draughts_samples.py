@@ -3,12 +3,14 @@
 
 usage: tools/draughts_samples.py out.txt in.txt [more.txt ...]
 
-Reads `fen;score` lines (what crates/ai/examples/draughts_datagen.rs writes), keeps each position once, and keeps
+Reads `fen;score` lines (what crates/ai/examples/draughts_datagen.rs writes; a file ending in .xz is read
+compressed, as crates/ai/data/ keeps them), keeps each position once, and keeps
 two in five of those with six pieces or fewer: the teacher's drawn games end in long king endings whose positions
 would otherwise be a third of the file. The order of the lines (whole games together) is kept, so that the
 trainer's held-out runs stay positions of games it did not train on.
 """
 
+import lzma
 import random
 import sys
 
@@ -22,7 +24,8 @@ def main():
     kept = 0
     with open(sys.argv[1], "w") as out:
         for path in sys.argv[2:]:
-            with open(path) as lines:
+            opener = lzma.open if path.endswith(".xz") else open
+            with opener(path, "rt") as lines:
                 for line in lines:
                     fen = line.split(";")[0]
                     if fen in seen:
