@@ -56,6 +56,9 @@ pub struct LevelParams {
     pub threads: usize,
     /// Whether the evaluation adds the network's correction (`chess/nn.rs`; `draughts/nn.rs` for International).
     pub network: bool,
+    /// Draughts, International: whether the evaluation also adds the pattern weights' correction
+    /// (`draughts/patterns.rs`).
+    pub patterns: bool,
     /// Contempt, cp (chess only): a draw counts this much against the side the engine plays for, so it keeps
     /// playing an equal position rather than repeat it, and gives the opponent the chances to go wrong.
     pub contempt: i32,
@@ -87,6 +90,7 @@ impl LevelParams {
             "time_permille" => self.time_permille = read(name, value)?,
             "threads" => self.threads = read(name, value)?,
             "network" => self.network = read(name, value)?,
+            "patterns" => self.patterns = read(name, value)?,
             "contempt" => self.contempt = read(name, value)?,
             "threats" => self.threats = read(name, value)?,
             "overlook_permille" => self.overlook_permille = read(name, value)?,
@@ -114,6 +118,7 @@ const fn level(max_depth: i32, noise: i32, quiescence: bool) -> LevelParams {
         time_permille: 1000,
         threads: 1,
         network: false,
+        patterns: false,
         contempt: 0,
         threats: 0,
         overlook_permille: 0,
@@ -488,6 +493,7 @@ pub const INTERNATIONAL_LEVELS: [LevelParams; 8] = [
     full(INTERNATIONAL_LEVEL7_TIME_PERMILLE),
     LevelParams {
         network: true,
+        patterns: true,
         threats: INTERNATIONAL_HARD_THREATS,
         ..full(1000)
     },
@@ -516,6 +522,8 @@ pub const DRAUGHTS_MAN: i32 = 100;
 /// enough to undo the hand-written evaluation's count of an ending its teacher knows to be drawn, and a bound on
 /// how far it can misjudge a position unlike those it learnt from.
 pub const DRAUGHTS_NETWORK_MAX: i32 = 600;
+/// The International pattern weights' correction is kept within +-this (hundredths of a man), for the same reasons.
+pub const DRAUGHTS_PATTERNS_MAX: i32 = 600;
 /// A king on the 8x8 board with short kings (English): worth about one and a half men.
 pub const DRAUGHTS_KING_SHORT: i32 = 150;
 /// A flying king (International, Russian, Pool): worth about three men.
@@ -658,8 +666,11 @@ mod tests {
                 variant == DraughtsVariant::International,
                 "{variant:?}: only International has a network"
             );
+            assert_eq!(levels[7].patterns, levels[7].network, "{variant:?}");
             assert!(
-                levels[..7].iter().all(|l| !l.network && l.threats == 0),
+                levels[..7]
+                    .iter()
+                    .all(|l| !l.network && !l.patterns && l.threats == 0),
                 "{variant:?}"
             );
         }

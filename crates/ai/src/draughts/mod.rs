@@ -7,6 +7,7 @@
 //! - [`hub`]: the Hub protocol of Scan (`parlor hub`, International draughts).
 //! - [`hub_engine`]: an outside International draughts engine over Hub, as a `parlor match` opponent.
 //! - [`nn`]: the network that corrects the International evaluation (hard).
+//! - [`patterns`]: the learnt weights of formations of men that correct it further (hard).
 //! - `search`: PVS and the capture search under the shared driver (`crate::driver`); where the level says so
 //!   ([`crate::params::LevelParams::threats`]), the capture search also answers a threat to take.
 //!
@@ -22,6 +23,7 @@ pub mod hub;
 #[cfg(feature = "tools")]
 pub mod hub_engine;
 pub mod nn;
+pub mod patterns;
 pub(crate) mod search;
 
 use crate::clock::{Budget, Timer};

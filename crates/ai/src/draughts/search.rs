@@ -12,7 +12,7 @@
 //! searched one move further, in up to [`LevelParams::threats`] such plies of a capture-search line.
 
 use super::eval::{Geometry, evaluate};
-use super::nn;
+use super::{nn, patterns};
 use crate::clock::Timer;
 use crate::driver::{self, Scored};
 use crate::params::{self, LevelParams};
@@ -58,6 +58,8 @@ pub(crate) struct Search<'a> {
     buffers: Vec<Vec<Move>>,
     /// The network's sums of the position at each ply of the line (empty when the level has no network).
     acc: Vec<nn::Accumulator>,
+    /// Whether the evaluation adds the pattern weights' correction (International, where the level has them).
+    patterns: bool,
     /// Late-move reductions by depth and move number.
     lmr: Box<[[i32; 64]; 64]>,
     /// Nodes searched.
@@ -83,6 +85,7 @@ impl<'a> Search<'a> {
         };
         Search {
             acc,
+            patterns: lp.patterns && geo.variant == parlor_draughts::DraughtsVariant::International,
             tt,
             history,
             geo,
@@ -363,19 +366,21 @@ impl<'a> Search<'a> {
         best_score
     }
 
-    /// The evaluation of a quiet position at `ply`, with the network's correction where the level has it
-    /// (International).
+    /// The evaluation of a quiet position at `ply`, with the network's and the pattern weights' corrections where
+    /// the level has them (International).
     fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
-        let base = evaluate(pos, self.geo);
-        match self.acc.get(ply) {
-            Some(acc) => {
-                let c = nn::correction_of(acc, pos.side_to_move());
-                debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
-                let max = params::DRAUGHTS_NETWORK_MAX;
-                base + c.clamp(-max, max)
-            }
-            None => base,
+        let mut score = evaluate(pos, self.geo);
+        if let Some(acc) = self.acc.get(ply) {
+            let c = nn::correction_of(acc, pos.side_to_move());
+            debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
+            let max = params::DRAUGHTS_NETWORK_MAX;
+            score += c.clamp(-max, max);
         }
+        if self.patterns {
+            let max = params::DRAUGHTS_PATTERNS_MAX;
+            score += patterns::correction(pos).clamp(-max, max);
+        }
+        score
     }
 
     /// The network's sums of `child`, a move from `pos` at `ply`, for the next ply (nothing without a network).
