@@ -185,7 +185,7 @@ static GEOMETRY: LazyLock<super::eval::Geometry> =
     LazyLock::new(|| super::eval::Geometry::new(DraughtsVariant::International));
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -195,19 +195,25 @@ mod tests {
         assert_eq!(net.to_bytes(), bytes.to_vec());
     }
 
-    #[test]
-    fn a_position_and_its_colour_mirror_get_the_same_correction() {
+    /// An International position, White to move, and the same position turned round with the colours swapped,
+    /// Black to move: every evaluation from the side to move's point of view must give both the same.
+    pub(crate) fn colour_mirrors() -> (Position, Position) {
         let white = Position::from_fen(
             DraughtsVariant::International,
             "W:W27,31,32,33,K45:B7,12,13,18,19",
         )
         .expect("fen");
-        // The same position turned round, colours swapped, Black to move.
         let black = Position::from_fen(
             DraughtsVariant::International,
             "B:W32,33,38,39,44:B18,19,20,24,K6",
         )
         .expect("fen");
+        (white, black)
+    }
+
+    #[test]
+    fn a_position_and_its_colour_mirror_get_the_same_correction() {
+        let (white, black) = colour_mirrors();
         assert_eq!(correction(&white), correction(&black));
         let mut inputs = [0; crate::nn::MAX_ON];
         assert_eq!(inputs_of(&white, &mut inputs), 10);

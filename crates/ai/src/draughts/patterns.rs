@@ -235,16 +235,7 @@ mod tests {
 
     #[test]
     fn a_position_and_its_colour_mirror_get_the_same_correction() {
-        let white = Position::from_fen(
-            DraughtsVariant::International,
-            "W:W27,31,32,33,K45:B7,12,13,18,19",
-        )
-        .expect("fen");
-        let black = Position::from_fen(
-            DraughtsVariant::International,
-            "B:W32,33,38,39,44:B18,19,20,24,K6",
-        )
-        .expect("fen");
+        let (white, black) = super::super::nn::tests::colour_mirrors();
         assert_eq!(areas_of(&white), areas_of(&black));
         assert_eq!(correction(&white), correction(&black));
         assert_eq!(correction(&Position::start(DraughtsVariant::English)), 0);
