@@ -13,6 +13,9 @@
 //! printed for the evaluation alone, with the network, and after each epoch; the weights of the epoch with the
 //! lowest held-out error are written, quantised, to `out.bin` (default `patterns.bin`), and their held-out error
 //! as the engine computes it is printed last.
+//!
+//! `PARLOR_PATTERNS_NETWORK=nn.bin` fits the weights to what that network leaves instead of the built-in one's, so
+//! that a network just trained gets its pattern weights without building the trainer again.
 
 use parlor_ai::draughts::eval::{Geometry, evaluate};
 use parlor_ai::draughts::nn::{self, TEACHER_SCALE};
@@ -48,6 +51,18 @@ fn main() {
     let decay: f32 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0.003);
     let start = Instant::now();
     let geo = Geometry::new(DraughtsVariant::International);
+    let network = match std::env::var("PARLOR_PATTERNS_NETWORK") {
+        Ok(path) => std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| nn::Net::from_bytes(&bytes).map_err(|e| e.to_string()))
+            .unwrap_or_else(|e| {
+                eprintln!("{path}: {e}");
+                std::process::exit(1);
+            }),
+        Err(_) => {
+            nn::Net::from_bytes(include_bytes!("../src/draughts/nn.bin")).expect("the built-in network")
+        }
+    };
     let (mut train, mut held, mut held_fens) = (Vec::new(), Vec::new(), Vec::new());
     for path in paths.split(',') {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
@@ -59,7 +74,9 @@ fn main() {
             let score: f32 = score.trim().parse().ok()?;
             let pos = Position::from_fen(DraughtsVariant::International, fen).ok()?;
             let hand = evaluate(&pos, &geo);
-            let net = nn::correction(&pos).clamp(-DRAUGHTS_NETWORK_MAX, DRAUGHTS_NETWORK_MAX);
+            let net = network
+                .correction(&pos)
+                .clamp(-DRAUGHTS_NETWORK_MAX, DRAUGHTS_NETWORK_MAX);
             let areas = patterns::areas_of(&pos);
             let slots = std::array::from_fn(|a| (a * ARRANGEMENTS) as u32 + u32::from(areas[a]));
             Some((

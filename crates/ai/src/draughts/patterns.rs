@@ -25,92 +25,98 @@ const MAGIC: &[u8; 4] = b"PPT1";
 /// The byte length of a weights file: the magic, then every area's weights (i16, little-endian).
 const BYTES: usize = 4 + 2 * AREAS * ARRANGEMENTS;
 
-/// Each 5-bit row of men read as base-3 digits of the given weight: `TERNARY[b]` sums `3^i` over the bits `i` of
-/// `b`.
-const TERNARY: [u16; 32] = {
-    let mut table = [0u16; 32];
+/// The men of a row (five bits, square `5 r + k` of row `r` is bit `k`) read as base-3 digits: `TERNARY[b]` sums
+/// `3^k` over the bits `k` of `b`.
+const TERNARY: [u64; 32] = {
+    let mut table = [0u64; 32];
     let mut b = 0;
     while b < 32 {
-        let (mut i, mut power, mut sum) = (0, 1u16, 0u16);
-        while i < 5 {
-            if b & (1 << i) != 0 {
-                sum += power;
+        let (mut k, mut power) = (0, 1u64);
+        while k < 5 {
+            if b & (1 << k) != 0 {
+                table[b] += power;
             }
             power *= 3;
-            i += 1;
-        }
-        table[b] = sum;
-        b += 1;
-    }
-    table
-};
-
-/// The five bits of a row in reverse order (the row seen from the other side of the board).
-const REVERSED: [u8; 32] = {
-    let mut table = [0u8; 32];
-    let mut b = 0;
-    while b < 32 {
-        let mut i = 0;
-        while i < 5 {
-            if b & (1 << i) != 0 {
-                table[b] |= 1 << (4 - i);
-            }
-            i += 1;
+            k += 1;
         }
         b += 1;
     }
     table
 };
 
-/// `PAIR[code][j]`: of a row's arrangement `code` (five base-3 digits), the two digits `j` and `j + 1`: the row's
-/// part of an area whose columns start at `2 j`.
-const PAIR: [[u16; 4]; 243] = {
-    let mut table = [[0u16; 4]; 243];
-    let mut code = 0;
-    while code < 243 {
-        let mut j = 0;
-        let mut power = 1;
+/// A row's five bits in reverse order (the row seen from the other side of the board).
+const fn reversed(b: usize) -> usize {
+    let (mut out, mut k) = (0, 0);
+    while k < 5 {
+        if b & (1 << k) != 0 {
+            out |= 1 << (4 - k);
+        }
+        k += 1;
+    }
+    out
+}
+
+/// A row's arrangement (five base-3 digits `d_k`: 0 none, 1 ours, 2 theirs) cut into the row's parts of the four
+/// area columns, packed as four 16-bit lanes: lane `j` holds `d_j + 3 d_(j+1)`, the row's part of the areas whose
+/// columns start at `2 j`. Indexed by `ours << 5 | theirs`; `turned`, by the row of the other end of the board (Black's
+/// men, then White's), read as Black sees it.
+const fn lanes(turned: bool) -> [u64; 1024] {
+    let mut table = [0u64; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        let (mut ours, mut theirs) = (i >> 5, i & 31);
+        if turned {
+            (ours, theirs) = (reversed(ours), reversed(theirs));
+        }
+        let code = TERNARY[ours] + 2 * TERNARY[theirs];
+        let (mut j, mut power) = (0, 1);
         while j < 4 {
-            table[code][j] = ((code / power) % 9) as u16;
+            table[i] |= ((code / power) % 9) << (16 * j);
             power *= 3;
             j += 1;
         }
-        code += 1;
+        i += 1;
     }
     table
-};
+}
 
-/// The five men of row `r` (0 = the far row of the side to move; square `5 r + k` is bit `k`) of a bitboard in
-/// the bit layout of [`Position::bitboards`], where square `s` (0-based) is bit `s + s / 10`.
+/// [`lanes`] of a row with White to move.
+static LANES: [u64; 1024] = lanes(false);
+/// [`lanes`] of a row with Black to move (the board turned).
+static TURNED: [u64; 1024] = lanes(true);
+
+/// The five men of row `r` (square `5 r + k` is bit `k`) of a bitboard in the bit layout of
+/// [`Position::bitboards`], where square `s` (0-based) is bit `s + s / 10`.
 #[inline]
 fn row(bb: u64, r: usize) -> usize {
     ((bb >> (11 * (r / 2) + 5 * (r % 2))) & 31) as usize
 }
 
-/// The arrangement index of each area of `pos`, seen by the side to move.
+/// The arrangement index of each area of `pos`, seen by the side to move: area `4 q + j` covers rows `2 q` to
+/// `2 q + 3` and columns `2 j` to `2 j + 3`, its square in row `2 q + i`, digit `k` of the area's two, counting
+/// `3^k 9^i`. Four areas are computed at once, one per 16-bit lane: the rows' lanes are summed in pairs of rows
+/// (values under 81), and two pairs make an area (under 6,561).
+#[inline]
 pub fn areas_of(pos: &Position) -> [u16; AREAS] {
     let [white, black, kings] = pos.bitboards();
     let (white, black) = (white & !kings, black & !kings);
-    let mut codes = [0usize; 10];
-    for (r, code) in codes.iter_mut().enumerate() {
-        let (ours, theirs) = if pos.side_to_move() == Color::White {
-            (row(white, r), row(black, r))
-        } else {
-            let turned = 9 - r;
-            (
-                usize::from(REVERSED[row(black, turned)]),
-                usize::from(REVERSED[row(white, turned)]),
-            )
-        };
-        *code = usize::from(TERNARY[ours] + 2 * TERNARY[theirs]);
+    let mut rows = [0u64; 10];
+    if pos.side_to_move() == Color::White {
+        for (r, lanes) in rows.iter_mut().enumerate() {
+            *lanes = LANES[row(white, r) << 5 | row(black, r)];
+        }
+    } else {
+        for (r, lanes) in rows.iter_mut().enumerate() {
+            *lanes = TURNED[row(black, 9 - r) << 5 | row(white, 9 - r)];
+        }
     }
+    let pairs: [u64; 5] = std::array::from_fn(|p| rows[2 * p] + 9 * rows[2 * p + 1]);
     let mut out = [0u16; AREAS];
-    for (a, index) in out.iter_mut().enumerate() {
-        let (top, j) = (2 * (a / 4), a % 4);
-        *index = PAIR[codes[top]][j]
-            + 9 * PAIR[codes[top + 1]][j]
-            + 81 * PAIR[codes[top + 2]][j]
-            + 729 * PAIR[codes[top + 3]][j];
+    for q in 0..4 {
+        let area = pairs[q] + 81 * pairs[q + 1];
+        for j in 0..4 {
+            out[4 * q + j] = (area >> (16 * j)) as u16;
+        }
     }
     out
 }
@@ -231,6 +237,51 @@ mod tests {
         // Turned round with the colours swapped, Black to move: the same areas.
         let black = Position::from_fen(DraughtsVariant::International, "B:W49,K28:B45,1,K23").expect("fen");
         assert_eq!(areas_of(&black), areas);
+    }
+
+    /// The areas of `pos` read square by square: square `s` (0-based, as the side to move sees the board) of row
+    /// `2 q + i`, column digit `k` of area `4 q + j`, counts `3^k 9^i` times 1 for our man, 2 for theirs.
+    fn areas_square_by_square(pos: &Position) -> [u16; AREAS] {
+        let us = pos.side_to_move();
+        let mut out = [0u16; AREAS];
+        for (a, index) in out.iter_mut().enumerate() {
+            let (top, j) = (2 * (a / 4), a % 4);
+            for i in 0..4 {
+                for k in 0..2 {
+                    let s = 5 * (top + i) + j + k;
+                    let square = if us == Color::White { s } else { 49 - s };
+                    let digit = match pos.piece_at(square as u32 + 1) {
+                        Some(p) if !p.king && p.color == us => 1,
+                        Some(p) if !p.king => 2,
+                        _ => 0,
+                    };
+                    *index += digit * 3u16.pow(k as u32) * 9u16.pow(i as u32);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_areas_of_positions_of_random_games_are_their_squares() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for _ in 0..100 {
+            let mut pos = Position::start(DraughtsVariant::International);
+            for _ in 0..120 {
+                assert_eq!(areas_of(&pos), areas_square_by_square(&pos), "{}", pos.to_fen());
+                checked += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 5000, "{checked} positions");
     }
 
     #[test]
