@@ -9,8 +9,9 @@
 //! built-in network's correction, kept within `DRAUGHTS_NETWORK_MAX`): the expected result `1 / (1 + e^(-x /
 //! TEACHER_SCALE))` of the evaluation plus the areas' weights is fitted to the teacher's, by mean squared error,
 //! in batches of 1024 positions with Adam (default 12 epochs, learning rate 0.3 hundredth, decay 0.003 a batch,
-//! pulling weights of rare arrangements to zero: with 105k weights, rates of 1 and more overfit 160k positions). Every tenth run of 1000 positions (whole games) is held out; the error on them is
-//! printed for the evaluation alone, with the network, and after each epoch; the weights of the epoch with the
+//! pulling weights of rare arrangements to zero: with 105k weights, rates of 1 and more overfit 160k positions).
+//! Every tenth run of 1000 positions (whole games) of each file is held out; the error on them is printed for the
+//! evaluation alone, with the network, and after each epoch; the weights of the epoch with the
 //! lowest held-out error are written, quantised, to `out.bin` (default `patterns.bin`), and their held-out error
 //! as the engine computes it is printed last.
 //!

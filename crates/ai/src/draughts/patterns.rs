@@ -56,10 +56,10 @@ const fn reversed(b: usize) -> usize {
     out
 }
 
-/// A row's arrangement (five base-3 digits `d_k`: 0 none, 1 ours, 2 theirs) cut into the row's parts of the four
-/// area columns, packed as four 16-bit lanes: lane `j` holds `d_j + 3 d_(j+1)`, the row's part of the areas whose
-/// columns start at `2 j`. Indexed by `ours << 5 | theirs`; `turned`, by the row of the other end of the board (Black's
-/// men, then White's), read as Black sees it.
+/// A row's arrangement (five base-3 digits `d_k`: 0 none, 1 ours, 2 theirs) cut into the row's parts of the
+/// four area columns, packed as four 16-bit lanes: lane `j` holds `d_j + 3 d_(j+1)`, the row's part of the areas
+/// whose columns start at `2 j`. Indexed by `ours << 5 | theirs`; `turned`, by the row of the other end of the
+/// board (Black's men, then White's), read as Black sees it.
 const fn lanes(turned: bool) -> [u64; 1024] {
     let mut table = [0u64; 1024];
     let mut i = 0;
