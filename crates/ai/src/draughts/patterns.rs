@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn the_areas_of_positions_of_random_games_are_their_squares() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::rng::Rng::new(44);
         let mut checked = 0;
         for _ in 0..100 {
             let mut pos = Position::start(DraughtsVariant::International);
@@ -275,10 +275,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
             }
         }
         assert!(checked > 5000, "{checked} positions");
