@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Prepares International draughts training positions for the network trainer (crates/ai/examples/nn.rs).
+"""Prepares draughts training positions for the network trainer (crates/ai/examples/nn.rs).
 
 usage: tools/draughts_samples.py out.txt in.txt [more.txt ...]
 
-Reads `fen;score` lines (what crates/ai/examples/draughts_datagen.rs writes; a file ending in .xz is read
-compressed, as crates/ai/data/ keeps them), keeps each position once, and keeps two in five of those with six
-pieces or fewer: the teacher's drawn games end in long king endings whose positions would otherwise be a third of
-the file. The order of the lines (whole games together) is kept, so that the
+Reads `fen;score` lines of one variant (what crates/ai/examples/draughts_datagen.rs and draughts_selfplay.rs write;
+a file ending in .xz is read compressed, as crates/ai/data/ keeps them), keeps each position once, and keeps two in
+five of those with six pieces or fewer: the teacher's drawn games end in long king endings whose positions would
+otherwise be a third of the file. The order of the lines (whole games together) is kept, so that the
 trainer's held-out runs stay positions of games it did not train on.
 """
 

@@ -13,10 +13,11 @@
 //! as the engine uses them (quantised, less `NETWORK_TEMPO`, the correction kept within `NETWORK_MAX`), so that a
 //! new network can be compared with the built-in one on the same positions; with 0 epochs it stops there.
 //!
-//! `PARLOR_NN_GAME=international` trains the International draughts network (`crates/ai/src/draughts/nn.rs`) on
-//! `fen;score` lines (what `examples/draughts_datagen.rs` writes: the teacher's score in hundredths of a man for
-//! the side to move), with the logistic scale fixed by the teacher's (`draughts::nn::TEACHER_SCALE`) so that the
-//! network's output reads in hundredths of a man; judging is for chess only.
+//! `PARLOR_NN_GAME=international` (or `english`, `russian`, `pool`) trains that variant's draughts network
+//! (`crates/ai/src/draughts/nn.rs`) on `fen;score` lines (what `examples/draughts_datagen.rs` and
+//! `examples/draughts_selfplay.rs` write: the teacher's score in hundredths of a man for the side to move), with
+//! the logistic scale fixed by the teacher's (`draughts::nn::TEACHER_SCALE`) so that the network's output reads in
+//! hundredths of a man; judging is for chess only.
 //!
 //! `PARLOR_NN_START=a.bin` trains on from that network instead of from a fresh one (fine-tuning: the positions
 //! it learnt from before stay in its weights, and each session's fresh positions add to them), and
@@ -26,16 +27,27 @@ use parlor_ai::chess::nn as chess_nn;
 use parlor_ai::draughts::nn as draughts_nn;
 use parlor_ai::nn::{self, Example, Net, Trainer};
 use parlor_ai::params::{NETWORK_MAX, NETWORK_TEMPO};
+use parlor_draughts::DraughtsVariant;
 use shakmaty::Chess;
 use std::time::Instant;
 
 fn main() {
     match std::env::var("PARLOR_NN_GAME").as_deref() {
         Ok("international") => run::<{ draughts_nn::INPUTS }, { draughts_nn::HIDDEN }>(Game {
-            example: draughts_nn::example,
-            clip: draughts_nn::CLIP,
-            k: Some(1.0 / draughts_nn::TEACHER_SCALE),
-            judge: None,
+            example: |line| draughts_nn::example(DraughtsVariant::International, line),
+            ..DRAUGHTS
+        }),
+        Ok("english") => run::<{ draughts_nn::INPUTS_8X8 }, { draughts_nn::HIDDEN }>(Game {
+            example: |line| draughts_nn::example(DraughtsVariant::English, line),
+            ..DRAUGHTS
+        }),
+        Ok("russian") => run::<{ draughts_nn::INPUTS_8X8 }, { draughts_nn::HIDDEN }>(Game {
+            example: |line| draughts_nn::example(DraughtsVariant::Russian, line),
+            ..DRAUGHTS
+        }),
+        Ok("pool") => run::<{ draughts_nn::INPUTS_8X8 }, { draughts_nn::HIDDEN }>(Game {
+            example: |line| draughts_nn::example(DraughtsVariant::Pool, line),
+            ..DRAUGHTS
         }),
         Ok("chess") | Err(_) => run::<{ chess_nn::INPUTS }, { chess_nn::HIDDEN }>(Game {
             example: chess_nn::example,
@@ -44,11 +56,19 @@ fn main() {
             judge: Some(judge_chess),
         }),
         Ok(other) => {
-            eprintln!("PARLOR_NN_GAME is chess or international, not {other}");
+            eprintln!("PARLOR_NN_GAME is chess, international, english, russian or pool, not {other}");
             std::process::exit(2);
         }
     }
 }
+
+/// What the draughts networks share: the teacher's scale, no judging.
+const DRAUGHTS: Game = Game {
+    example: |_| None,
+    clip: draughts_nn::CLIP,
+    k: Some(1.0 / draughts_nn::TEACHER_SCALE),
+    judge: None,
+};
 
 /// Judges networks already trained: their paths, the held-out examples of each samples file, those examples'
 /// positions (FEN) and the logistic scale.

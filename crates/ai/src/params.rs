@@ -54,7 +54,8 @@ pub struct LevelParams {
     /// Threads searching together (lazy SMP, chess only), at most the machine's cores. Searches to a fixed
     /// depth use one, so that their node counts stay reproducible.
     pub threads: usize,
-    /// Whether the evaluation adds the network's correction (`chess/nn.rs`; `draughts/nn.rs` for International).
+    /// Whether the evaluation adds the network's correction (`chess/nn.rs`; `draughts/nn.rs` where the variant has
+    /// one: International and English).
     pub network: bool,
     /// Draughts, International: whether the evaluation also adds the pattern weights' correction
     /// (`draughts/patterns.rs`).
@@ -451,8 +452,8 @@ const DRAUGHTS_LEVEL1: LevelParams = LevelParams {
 /// English draughts levels, weakest first (levels 2, 5 and 8 are easy, medium and hard). 1: see
 /// [`DRAUGHTS_LEVEL1`]. 2 (easy): two plies plus the forced captures, with noise, so it sees a piece hanging now
 /// but walks into two-move shots. 3: three plies. 4: four plies. 5 (medium): six plies, a little noise. 6: nine
-/// plies. 7: everything 5% of the time allows. 8 (hard): everything the time allows. Spaced by self-play
-/// (docs/ai.md).
+/// plies. 7: everything 5% of the time allows. 8 (hard): everything the time allows, with the network. Spaced by
+/// self-play (docs/ai.md).
 pub const ENGLISH_LEVELS: [LevelParams; 8] = [
     DRAUGHTS_LEVEL1,
     level(2, 40, true),
@@ -461,7 +462,10 @@ pub const ENGLISH_LEVELS: [LevelParams; 8] = [
     level(6, 15, true),
     level(9, 5, true),
     full(ENGLISH_LEVEL7_TIME_PERMILLE),
-    full(1000),
+    LevelParams {
+        network: true,
+        ..full(1000)
+    },
 ];
 
 /// Russian and Pool levels (8x8, flying kings): as English's up to level 3; 4: four plies without noise; 5
@@ -518,7 +522,7 @@ pub const fn draughts_level(variant: DraughtsVariant, level: Level) -> LevelPara
 pub const DRAUGHTS_TT_ENTRIES: usize = 1 << 19;
 /// A man.
 pub const DRAUGHTS_MAN: i32 = 100;
-/// The International network's correction of the evaluation is kept within +-this (hundredths of a man): six men,
+/// A draughts network's correction of the evaluation is kept within +-this (hundredths of a man): six men,
 /// enough to undo the hand-written evaluation's count of an ending its teacher knows to be drawn, and a bound on
 /// how far it can misjudge a position unlike those it learnt from.
 pub const DRAUGHTS_NETWORK_MAX: i32 = 600;
@@ -663,10 +667,14 @@ mod tests {
             assert_eq!(levels[7].max_depth, MAX_DEPTH, "{variant:?}");
             assert_eq!(
                 levels[7].network,
-                variant == DraughtsVariant::International,
-                "{variant:?}: only International has a network"
+                crate::draughts::nn::Network::built_in(variant).is_some(),
+                "{variant:?}: hard uses the variant's network if it has one"
             );
-            assert_eq!(levels[7].patterns, levels[7].network, "{variant:?}");
+            assert_eq!(
+                levels[7].patterns,
+                variant == DraughtsVariant::International,
+                "{variant:?}: only International has pattern weights"
+            );
             assert!(
                 levels[..7]
                     .iter()

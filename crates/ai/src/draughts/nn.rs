@@ -1,17 +1,25 @@
-//! The network that corrects the International draughts evaluation ([`super::eval::evaluate`]) in the search of a
-//! level whose [`crate::params::LevelParams::network`] is set (hard): the network of [`crate::nn`] over 200
-//! inputs, a man or a king, ours or theirs, on each of the 50 squares, the board turned when Black is to move, so
-//! the side to move always plays up the board. It learns the residual between our evaluation and a teacher's
-//! judgement of quiet positions: Scan 2.0's scores from its own games at 10 ms a move, as
-//! `examples/draughts_datagen.rs` writes them (what an engine says a position is worth is a fact; nothing of its
-//! program is in ours). Trained by `examples/nn.rs` (its header says how to pick this game); embedded from `nn.bin`.
+//! The networks that correct the draughts evaluation ([`super::eval::evaluate`]) in the search of a level whose
+//! [`crate::params::LevelParams::network`] is set (hard): the network of [`crate::nn`] over the inputs "a man or a
+//! king, ours or theirs, on this square" (200 on the 50 squares of International, 128 on the 32 of the 8x8
+//! variants), the board turned when Black is to move, so the side to move always plays up the board. Each learns
+//! the residual between our evaluation and a teacher's judgement of quiet positions:
+//!
+//! - International: Scan 2.0's scores from its own games at 10 ms a move, as `examples/draughts_datagen.rs`
+//!   writes them (what an engine says a position is worth is a fact; nothing of its program is in ours);
+//! - English: our own engine's scores at a fixed depth in games of hard against itself
+//!   (`examples/draughts_selfplay.rs`): the evaluation learns what a deeper search finds.
+//!
+//! Trained by `examples/nn.rs` (its header says how to pick the game); embedded from `nn.bin` and
+//! `nn-english.bin`. Russian and Pool have none.
 
 pub use crate::nn::Example;
 use parlor_draughts::{Color, DraughtsVariant, Position};
 use std::sync::LazyLock;
 
-/// Inputs: (ours or theirs) x (man or king) x square.
+/// International inputs: (ours or theirs) x (man or king) x 50 squares.
 pub const INPUTS: usize = 200;
+/// 8x8 inputs: (ours or theirs) x (man or king) x 32 squares.
+pub const INPUTS_8X8: usize = 128;
 /// Hidden units.
 pub const HIDDEN: usize = 64;
 /// The clip of the first layer's weights: 40 pieces and a bias stay within 16 bits.
@@ -21,27 +29,24 @@ pub const TEACHER_SCALE: f32 = 150.0;
 
 /// The International draughts network.
 pub type Net = crate::nn::Net<INPUTS, HIDDEN>;
-/// The network as it trains.
+/// The International network as it trains.
 pub type Trainer = crate::nn::Trainer<INPUTS, HIDDEN>;
+/// An 8x8 variant's network.
+pub type Net8 = crate::nn::Net<INPUTS_8X8, HIDDEN>;
+/// An 8x8 network as it trains.
+pub type Trainer8 = crate::nn::Trainer<INPUTS_8X8, HIDDEN>;
 
-/// The 0-based square (0 to 49) of each bit of [`Position::bitboards`] on the 10x10 board: square `s` is bit
-/// `s + s / 10`, so the bits of each pair of rows are eleven, one left empty.
-const SQUARE_OF_BIT: [u8; 64] = {
-    let mut table = [0u8; 64];
-    let mut bit = 0;
-    while bit < 64 {
-        table[bit] = (bit - bit / 11) as u8;
-        bit += 1;
-    }
-    table
-};
-
-/// The input of a piece of `color` (a king or a man) on board bit `bit`, seen by the side `view` to move.
+/// The input of a piece of `color` (a king or a man) on board bit `bit`, seen by the side `view` to move, for a
+/// network of `I` inputs (a quarter of them squares). 0-based square `s` is bit `s + s / (2h)` with `h` dark
+/// squares a row: after every second row one bit is left empty, so a square is its bit less the bits left empty
+/// before it.
 #[inline]
-fn input(view: Color, color: Color, king: bool, bit: u32) -> usize {
-    let s = usize::from(SQUARE_OF_BIT[bit as usize & 63]);
-    let square = if view == Color::White { s } else { 49 - s };
-    (2 * usize::from(color != view) + usize::from(king)) * 50 + square
+fn input<const I: usize>(view: Color, color: Color, king: bool, bit: u32) -> usize {
+    let squares = I / 4;
+    let stride = if squares == 50 { 11 } else { 9 };
+    let s = (bit as usize & 63) - (bit as usize & 63) / stride;
+    let square = if view == Color::White { s } else { squares - 1 - s };
+    (2 * usize::from(color != view) + usize::from(king)) * squares + square
 }
 
 /// Calls `f` with the colour, kind and bit of each piece of the bitboards `[white, black, kings]` within `mask`.
@@ -57,13 +62,14 @@ fn each_piece(boards: [u64; 3], mask: u64, mut f: impl FnMut(Color, bool, u32)) 
     }
 }
 
-/// Writes the inputs that are on in `pos` (an International position; at most 40) and returns how many.
-pub fn inputs_of(pos: &Position, out: &mut [u16; crate::nn::MAX_ON]) -> usize {
+/// Writes the inputs of a network of `I` inputs that are on in `pos` (a position of that network's board; at most
+/// 40) and returns how many.
+pub fn inputs_of<const I: usize>(pos: &Position, out: &mut [u16; crate::nn::MAX_ON]) -> usize {
     let us = pos.side_to_move();
     let mut n = 0;
     each_piece(pos.bitboards(), u64::MAX, |color, king, bit| {
         if n < out.len() {
-            out[n] = input(us, color, king, bit) as u16;
+            out[n] = input::<I>(us, color, king, bit) as u16;
             n += 1;
         }
     });
@@ -77,11 +83,11 @@ pub struct Accumulator {
     views: [[i16; HIDDEN]; 2],
 }
 
-impl Net {
+impl<const I: usize> crate::nn::Net<I, HIDDEN> {
     /// The correction, in hundredths of a man for the side to move.
     pub fn correction(&self, pos: &Position) -> i32 {
         let mut inputs = [0u16; crate::nn::MAX_ON];
-        let n = inputs_of(pos, &mut inputs);
+        let n = inputs_of::<I>(pos, &mut inputs);
         self.correction_of_inputs(&inputs[..n])
     }
 
@@ -92,7 +98,7 @@ impl Net {
         };
         each_piece(pos.bitboards(), u64::MAX, |color, king, bit| {
             for view in [Color::White, Color::Black] {
-                self.add(&mut acc.views[view as usize], input(view, color, king, bit));
+                self.add(&mut acc.views[view as usize], input::<I>(view, color, king, bit));
             }
         });
         acc
@@ -116,10 +122,10 @@ impl Net {
         for view in [Color::White, Color::Black] {
             let sums = &mut next.views[view as usize];
             each_piece(old, changed, |color, king, bit| {
-                self.sub(sums, input(view, color, king, bit))
+                self.sub(sums, input::<I>(view, color, king, bit))
             });
             each_piece(new, changed, |color, king, bit| {
-                self.add(sums, input(view, color, king, bit))
+                self.add(sums, input::<I>(view, color, king, bit))
             });
         }
     }
@@ -131,67 +137,113 @@ impl Net {
     }
 }
 
-/// The network built into this binary.
+/// The International network built into this binary.
 static NET: LazyLock<Option<Net>> = LazyLock::new(|| Net::from_bytes(include_bytes!("nn.bin")).ok());
+/// The English network built into this binary.
+static ENGLISH: LazyLock<Option<Net8>> =
+    LazyLock::new(|| Net8::from_bytes(include_bytes!("nn-english.bin")).ok());
+
+/// A variant's built-in network, as a search uses it.
+#[derive(Clone, Copy, Debug)]
+pub enum Network {
+    /// International's.
+    Ten(&'static Net),
+    /// An 8x8 variant's.
+    Eight(&'static Net8),
+}
+
+impl Network {
+    /// The network built into this binary for `variant`, if it has one (and its file is readable, which a test
+    /// checks).
+    pub fn built_in(variant: DraughtsVariant) -> Option<Network> {
+        match variant {
+            DraughtsVariant::International => NET.as_ref().map(Network::Ten),
+            DraughtsVariant::English => ENGLISH.as_ref().map(Network::Eight),
+            DraughtsVariant::Russian | DraughtsVariant::Pool => None,
+        }
+    }
+
+    /// The correction of the evaluation of `pos`, in hundredths of a man for the side to move.
+    pub fn correction(self, pos: &Position) -> i32 {
+        match self {
+            Network::Ten(net) => net.correction(pos),
+            Network::Eight(net) => net.correction(pos),
+        }
+    }
+
+    /// The sums of `pos` (see [`crate::nn::Net::accumulate`]).
+    pub fn accumulate(self, pos: &Position) -> Accumulator {
+        match self {
+            Network::Ten(net) => net.accumulate(pos),
+            Network::Eight(net) => net.accumulate(pos),
+        }
+    }
+
+    /// The sums after a move (see [`crate::nn::Net::update_into`]).
+    #[inline]
+    pub fn update_into(self, acc: &Accumulator, next: &mut Accumulator, before: &Position, after: &Position) {
+        match self {
+            Network::Ten(net) => net.update_into(acc, next, before, after),
+            Network::Eight(net) => net.update_into(acc, next, before, after),
+        }
+    }
+
+    /// The correction from the sums of a position with `turn` to move.
+    #[inline]
+    pub fn correction_of(self, acc: &Accumulator, turn: Color) -> i32 {
+        match self {
+            Network::Ten(net) => net.correction_of(acc, turn),
+            Network::Eight(net) => net.correction_of(acc, turn),
+        }
+    }
+}
 
 /// The built-in network's correction of the evaluation of `pos`, in hundredths of a man for the side to move; 0
-/// for the other variants (and if the built-in file were unreadable, which a test rules out).
+/// for a variant without one.
 pub fn correction(pos: &Position) -> i32 {
-    if pos.variant() != DraughtsVariant::International {
-        return 0;
-    }
-    NET.as_ref().map_or(0, |net| net.correction(pos))
+    Network::built_in(pos.variant()).map_or(0, |net| net.correction(pos))
 }
 
-/// The built-in network's sums of `pos` (see [`Net::accumulate`]; zero if the file were unreadable).
-pub fn accumulate(pos: &Position) -> Accumulator {
-    NET.as_ref().map_or(
-        Accumulator {
-            views: [[0; HIDDEN]; 2],
-        },
-        |net| net.accumulate(pos),
-    )
-}
-
-/// The built-in network's sums after a move (see [`Net::update_into`]).
-#[inline]
-pub fn update_into(acc: &Accumulator, next: &mut Accumulator, before: &Position, after: &Position) {
-    match NET.as_ref() {
-        Some(net) => net.update_into(acc, next, before, after),
-        None => *next = *acc,
-    }
-}
-
-/// The built-in network's correction from the sums of a position with `turn` to move.
-#[inline]
-pub fn correction_of(acc: &Accumulator, turn: Color) -> i32 {
-    NET.as_ref().map_or(0, |net| net.correction_of(acc, turn))
-}
-
-/// An example from a `fen;score` line: an International position and the teacher's score of it, in hundredths of
-/// a man for the side to move.
-pub fn example(line: &str) -> Option<Example> {
+/// An example from a `fen;score` line: a position of `variant` and the teacher's score of it, in hundredths of a
+/// man for the side to move.
+pub fn example(variant: DraughtsVariant, line: &str) -> Option<Example> {
     let (fen, score) = line.split_once(';')?;
     let score: f32 = score.trim().parse().ok()?;
-    let pos = Position::from_fen(DraughtsVariant::International, fen).ok()?;
+    let pos = Position::from_fen(variant, fen).ok()?;
     let mut inputs = [0u16; crate::nn::MAX_ON];
-    let n = inputs_of(&pos, &mut inputs);
-    let base = super::eval::evaluate(&pos, &GEOMETRY) as f32;
+    let n = if variant == DraughtsVariant::International {
+        inputs_of::<INPUTS>(&pos, &mut inputs)
+    } else {
+        inputs_of::<INPUTS_8X8>(&pos, &mut inputs)
+    };
+    let geo = GEOMETRIES.iter().find(|g| g.variant == variant)?;
+    let base = super::eval::evaluate(&pos, geo) as f32;
     let target = 1.0 / (1.0 + (-score / TEACHER_SCALE).exp());
     Some(Example::new(&inputs[..n], base, target))
 }
 
-static GEOMETRY: LazyLock<super::eval::Geometry> =
-    LazyLock::new(|| super::eval::Geometry::new(DraughtsVariant::International));
+/// Each variant's geometry.
+static GEOMETRIES: LazyLock<[super::eval::Geometry; 4]> = LazyLock::new(|| {
+    [
+        DraughtsVariant::English,
+        DraughtsVariant::International,
+        DraughtsVariant::Russian,
+        DraughtsVariant::Pool,
+    ]
+    .map(super::eval::Geometry::new)
+});
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
 
     #[test]
-    fn the_built_in_network_reads_and_writes_back_unchanged() {
+    fn the_built_in_networks_read_and_write_back_unchanged() {
         let bytes = include_bytes!("nn.bin");
-        let net = Net::from_bytes(bytes).expect("the built-in network");
+        let net = Net::from_bytes(bytes).expect("the International network");
+        assert_eq!(net.to_bytes(), bytes.to_vec());
+        let bytes = include_bytes!("nn-english.bin");
+        let net = Net8::from_bytes(bytes).expect("the English network");
         assert_eq!(net.to_bytes(), bytes.to_vec());
     }
 
@@ -216,47 +268,86 @@ pub(crate) mod tests {
         let (white, black) = colour_mirrors();
         assert_eq!(correction(&white), correction(&black));
         let mut inputs = [0; crate::nn::MAX_ON];
-        assert_eq!(inputs_of(&white, &mut inputs), 10);
+        assert_eq!(inputs_of::<INPUTS>(&white, &mut inputs), 10);
         let start = Position::start(DraughtsVariant::International);
-        assert_eq!(inputs_of(&start, &mut inputs), 40);
-        let english = Position::start(DraughtsVariant::English);
-        assert_eq!(correction(&english), 0);
+        assert_eq!(inputs_of::<INPUTS>(&start, &mut inputs), 40);
+        // English: square n turned round is 33 - n.
+        let white = Position::from_fen(DraughtsVariant::English, "W:W18,21,22,K30:B5,9,10").expect("fen");
+        let black = Position::from_fen(DraughtsVariant::English, "B:W24,23,28:B15,12,11,K3").expect("fen");
+        assert_ne!(correction(&white), 0);
+        assert_eq!(correction(&white), correction(&black));
+        assert_eq!(inputs_of::<INPUTS_8X8>(&white, &mut inputs), 7);
+        for variant in [DraughtsVariant::Russian, DraughtsVariant::Pool] {
+            assert!(Network::built_in(variant).is_none());
+            assert_eq!(correction(&Position::start(variant)), 0);
+        }
+    }
+
+    /// Every input of a network of `I` inputs, on a board of `h` dark squares a row, is one piece on one square
+    /// from each point of view, and turning the board with the colours swapped gives the same input.
+    fn inputs_are_one_to_one<const I: usize>(h: usize) {
+        let squares = I / 4;
+        let bit = |s: usize| (s + s / (2 * h)) as u32;
+        for view in [Color::White, Color::Black] {
+            let mut seen = vec![false; I];
+            for color in [Color::White, Color::Black] {
+                for king in [false, true] {
+                    for s in 0..squares {
+                        let i = input::<I>(view, color, king, bit(s));
+                        assert!(i < I && !seen[i], "{I}: {view:?} {color:?} {king} {s}");
+                        seen[i] = true;
+                        let turned = input::<I>(view.other(), color.other(), king, bit(squares - 1 - s));
+                        assert_eq!(i, turned);
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn every_input_is_one_piece_on_one_square() {
+        inputs_are_one_to_one::<INPUTS>(5);
+        inputs_are_one_to_one::<INPUTS_8X8>(4);
     }
 
     #[test]
     fn sums_updated_move_by_move_equal_sums_from_scratch() {
         let mut rng = crate::rng::Rng::new(4);
-        let (mut captures, mut promotions, mut kings) = (0, 0, 0);
-        for _ in 0..200 {
-            let mut pos = Position::start(DraughtsVariant::International);
-            let mut acc = accumulate(&pos);
-            for _ in 0..300 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
+        for variant in [DraughtsVariant::International, DraughtsVariant::English] {
+            let net = Network::built_in(variant).expect("a built-in network");
+            let (mut captures, mut promotions, mut kings) = (0, 0, 0);
+            for _ in 0..200 {
+                let mut pos = Position::start(variant);
+                let mut acc = net.accumulate(&pos);
+                for _ in 0..300 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.below(moves.len() as u64) as usize];
+                    captures += usize::from(m.is_capture());
+                    promotions += usize::from(m.is_promotion());
+                    kings += usize::from(!pos.is_man_move(m));
+                    let mut after = pos;
+                    after.play_unchecked(m);
+                    let mut next = acc;
+                    net.update_into(&acc, &mut next, &pos, &after);
+                    assert_eq!(
+                        next,
+                        net.accumulate(&after),
+                        "{} {}",
+                        pos.to_fen(),
+                        pos.move_notation(m)
+                    );
+                    assert_eq!(net.correction_of(&next, after.side_to_move()), correction(&after));
+                    (pos, acc) = (after, next);
                 }
-                let m = moves[rng.below(moves.len() as u64) as usize];
-                captures += usize::from(m.is_capture());
-                promotions += usize::from(m.is_promotion());
-                kings += usize::from(!pos.is_man_move(m));
-                let mut after = pos;
-                after.play_unchecked(m);
-                let mut next = acc;
-                update_into(&acc, &mut next, &pos, &after);
-                assert_eq!(
-                    next,
-                    accumulate(&after),
-                    "{} {}",
-                    pos.to_fen(),
-                    pos.move_notation(m)
-                );
-                assert_eq!(correction_of(&next, after.side_to_move()), correction(&after));
-                (pos, acc) = (after, next);
             }
+            assert!(
+                captures > 1000 && promotions > 50 && kings > 500,
+                "{variant:?}: {captures} {promotions} {kings}"
+            );
         }
-        assert!(
-            captures > 1000 && promotions > 50 && kings > 500,
-            "{captures} {promotions} {kings}"
-        );
     }
 }

@@ -56,7 +56,9 @@ pub(crate) struct Search<'a> {
     no_progress: usize,
     /// One move buffer per ply (no allocation in the search).
     buffers: Vec<Vec<Move>>,
-    /// The network's sums of the position at each ply of the line (empty when the level has no network).
+    /// The variant's network, where the level uses it and the variant has one.
+    network: Option<nn::Network>,
+    /// The network's sums of the position at each ply of the line (empty without a network).
     acc: Vec<nn::Accumulator>,
     /// Whether the evaluation adds the pattern weights' correction (International, where the level has them).
     patterns: bool,
@@ -77,13 +79,12 @@ impl<'a> Search<'a> {
         lp: LevelParams,
     ) -> Search<'a> {
         let since = vec![0; keys.len()];
-        let network = lp.network && geo.variant == parlor_draughts::DraughtsVariant::International;
-        let acc = if network {
-            vec![nn::accumulate(&Position::start(geo.variant)); params::MAX_PLY + 2]
-        } else {
-            Vec::new()
-        };
+        let network = nn::Network::built_in(geo.variant).filter(|_| lp.network);
+        let acc = network.map_or_else(Vec::new, |net| {
+            vec![net.accumulate(&Position::start(geo.variant)); params::MAX_PLY + 2]
+        });
         Search {
+            network,
             acc,
             patterns: lp.patterns && geo.variant == parlor_draughts::DraughtsVariant::International,
             tt,
@@ -181,8 +182,8 @@ impl<'a> Search<'a> {
         report: impl FnMut(&Iteration, u64),
     ) -> Option<Iteration> {
         self.tt.new_search();
-        if let Some(acc) = self.acc.first_mut() {
-            *acc = nn::accumulate(root);
+        if let (Some(net), Some(acc)) = (self.network, self.acc.first_mut()) {
+            *acc = net.accumulate(root);
         }
         let settings = driver::Settings {
             max_depth: self.lp.max_depth.min(params::MAX_DEPTH),
@@ -367,12 +368,12 @@ impl<'a> Search<'a> {
     }
 
     /// The evaluation of a quiet position at `ply`, with the network's and the pattern weights' corrections where
-    /// the level has them (International).
+    /// the level has them (the patterns: International).
     fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
         let mut score = evaluate(pos, self.geo);
-        if let Some(acc) = self.acc.get(ply) {
-            let c = nn::correction_of(acc, pos.side_to_move());
-            debug_assert_eq!(c, nn::correction(pos), "the sums kept at ply {ply} are off");
+        if let (Some(net), Some(acc)) = (self.network, self.acc.get(ply)) {
+            let c = net.correction_of(acc, pos.side_to_move());
+            debug_assert_eq!(c, net.correction(pos), "the sums kept at ply {ply} are off");
             let max = params::DRAUGHTS_NETWORK_MAX;
             score += c.clamp(-max, max);
         }
@@ -386,9 +387,11 @@ impl<'a> Search<'a> {
     /// The network's sums of `child`, a move from `pos` at `ply`, for the next ply (nothing without a network).
     #[inline]
     fn advance(&mut self, ply: usize, pos: &Position, child: &Position) {
-        if ply + 1 < self.acc.len() {
+        if let Some(net) = self.network
+            && ply + 1 < self.acc.len()
+        {
             let (done, next) = self.acc.split_at_mut(ply + 1);
-            nn::update_into(&done[ply], &mut next[0], pos, child);
+            net.update_into(&done[ply], &mut next[0], pos, child);
         }
     }
 
