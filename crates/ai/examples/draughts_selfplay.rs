@@ -8,23 +8,20 @@
 //! [threads] [depth] [seed] [side]`
 //!
 //! `variant` is english, russian, pool or international. Every game starts with 4 to 9 uniformly random plies,
-//! then each move is hard's (with the network built in for the variant, if any) at `depth` plies (default 11). A
-//! game ends when the side to move has no move, when the score passes 15 men or a win is found, when a position
-//! comes a third time or the variant's no-progress rule draws it, or after 200 plies. With `side` (per mille,
-//! default 300), that share of the positions also gets a side line: one or two random moves away from the game,
-//! searched too and, if quiet, written to the same file: positions a search visits and no good player reaches.
-//! `threads` (default 2) play games at once until `seconds` (default 600) have passed.
+//! then each move is hard's (with the network built in for the variant, if any) at `depth` plies (default 11); a
+//! win found scores 10,000. With `side` (per mille, default 300), that share of the positions also gets a side
+//! line (see `parlor_ai::draughts::datagen::play_game`, which also says when a game ends). `threads` (default 2)
+//! play games at once until `seconds` (default 600) have passed.
 
 use parlor_ai::clock::{Budget, Timer};
+use parlor_ai::draughts::datagen::{self, Teacher};
 use parlor_ai::draughts::{DraughtsEngine, Root};
 use parlor_ai::params::{self, LevelParams};
-use parlor_ai::rng::Rng;
-use parlor_ai::{Level, Limit, Score};
+use parlor_ai::{AiError, Level, Limit, Score};
 use parlor_draughts::{DraughtsVariant, Position};
-use std::io::Write as _;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,11 +42,7 @@ fn main() {
         }
     };
     let number = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
-    let deadline = Instant::now() + Duration::from_secs(number(2, 600));
-    let threads = number(3, 2).max(1);
     let depth = number(4, 11) as u32;
-    let seed = number(5, 2026);
-    let side = number(6, 300);
     let mut file = match std::fs::File::create(out) {
         Ok(f) => std::io::BufWriter::new(f),
         Err(e) => {
@@ -57,52 +50,45 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let (tx, rx) = mpsc::channel::<Vec<String>>();
-    for t in 0..threads {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            let mut teacher = Teacher {
-                engine: DraughtsEngine::new(),
-                lp: params::draughts_level(variant, Level::HARD),
-                limit: Limit::Depth(depth),
-            };
-            let mut rng = Rng::new(seed.wrapping_mul(1000).wrapping_add(t));
-            while Instant::now() < deadline {
-                let lines = play_game(variant, &mut teacher, &mut rng, side);
-                if tx.send(lines).is_err() {
-                    return;
-                }
-            }
-        });
-    }
-    drop(tx);
-    let (mut games, mut positions) = (0u64, 0u64);
-    for lines in rx {
-        games += 1;
-        positions += lines.len() as u64;
-        for line in lines {
-            let _ = writeln!(file, "{line}");
-        }
-        if games % 100 == 0 {
-            let _ = file.flush();
-            eprintln!("{games} games, {positions} positions");
+    let start = move |_| {
+        Ok::<_, AiError>(OurEngine {
+            engine: DraughtsEngine::new(),
+            lp: params::draughts_level(variant, Level::HARD),
+            limit: Limit::Depth(depth),
+        })
+    };
+    let (seconds, threads, seed, side) = (
+        number(2, 600),
+        number(3, 2).max(1),
+        number(5, 2026),
+        number(6, 300),
+    );
+    match datagen::run(variant, &mut file, seconds, threads, seed, side, start) {
+        Ok((games, positions)) => eprintln!("{games} games, {positions} positions"),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
         }
     }
-    let _ = file.flush();
-    eprintln!("{games} games, {positions} positions");
 }
 
 /// Our engine at a fixed depth.
-struct Teacher {
+struct OurEngine {
     engine: DraughtsEngine,
     lp: LevelParams,
     limit: Limit,
 }
 
-impl Teacher {
-    /// The best move (PDN) and the score of `pos` for the side to move, in hundredths of a man (a found win or
-    /// loss as +-10,000), given the hashes of the game since the last irreversible move.
-    fn analyse(&mut self, pos: &Position, keys: &[u64]) -> Option<(String, i32)> {
+impl Teacher for OurEngine {
+    type Error = AiError;
+
+    fn new_game(&mut self) -> Result<(), AiError> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    /// A found win or loss scores +-10,000.
+    fn analyse(&mut self, pos: &Position, keys: &[u64]) -> Result<(String, Option<i32>), AiError> {
         let root = Root {
             pos: *pos,
             keys: keys.to_vec(),
@@ -111,76 +97,11 @@ impl Teacher {
         let timer = Timer::started_at(Instant::now(), budget, Arc::new(AtomicBool::new(false)));
         let choice = self
             .engine
-            .search(&root, self.lp, &self.limit, timer, None, &mut |_| {})
-            .ok()?;
+            .search(&root, self.lp, &self.limit, timer, None, &mut |_| {})?;
         let score = match choice.score {
             Score::Cp(cp) => cp,
             Score::Mate(n) => 10_000 * n.signum(),
         };
-        Some((choice.wire, score))
+        Ok((choice.wire, Some(score)))
     }
-}
-
-/// A uniformly random legal move, or `None` when there is none.
-fn random_move(pos: &Position, rng: &mut Rng) -> Option<parlor_draughts::Move> {
-    let moves = pos.legal_moves();
-    (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize])
-}
-
-/// One game of the teacher against itself; the quiet positions and their scores.
-fn play_game(variant: DraughtsVariant, teacher: &mut Teacher, rng: &mut Rng, side: u64) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut pos = Position::start(variant);
-    for _ in 0..4 + rng.below(6) {
-        match random_move(&pos, rng) {
-            Some(m) => pos.play_unchecked(m),
-            None => return lines,
-        }
-    }
-    teacher.engine.new_game();
-    let no_progress = parlor_draughts::no_progress_plies(variant).map_or(usize::MAX, |n| n as usize);
-    let mut keys = vec![pos.hash()];
-    for _ in 0..200 {
-        if pos.legal_moves().is_empty()
-            || keys.len() > no_progress
-            || keys.iter().filter(|&&k| k == pos.hash()).count() >= 3
-        {
-            break;
-        }
-        let Some((text, score)) = teacher.analyse(&pos, &keys) else {
-            break;
-        };
-        if !pos.has_capture() {
-            lines.push(format!("{};{score}", pos.to_fen()));
-        }
-        if score.abs() > 1500 {
-            break;
-        }
-        if rng.below(1000) < side {
-            let mut off = pos;
-            let mut ok = true;
-            for _ in 0..1 + u64::from(rng.below(10) < 3) {
-                match random_move(&off, rng) {
-                    Some(m) => off.play_unchecked(m),
-                    None => ok = false,
-                }
-            }
-            if ok
-                && !off.has_capture()
-                && !off.legal_moves().is_empty()
-                && let Some((_, score)) = teacher.analyse(&off, &[off.hash()])
-            {
-                lines.push(format!("{};{score}", off.to_fen()));
-            }
-        }
-        let Ok(m) = pos.parse_move(&text) else {
-            break;
-        };
-        if m.is_capture() || pos.is_man_move(m) {
-            keys.clear();
-        }
-        pos.play_unchecked(m);
-        keys.push(pos.hash());
-    }
-    lines
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`arena`]: matches between levels, a random mover and outside engines (`parlor match`).
 //! - [`bench`]: node counts at fixed depth and the depth reached in one second (`parlor bench search`).
+//! - [`datagen`]: training positions for the networks from a teacher's games against itself.
 //! - [`eval`]: the evaluation and the board geometry of each variant.
 //! - [`hub`]: the Hub protocol of Scan (`parlor hub`, International draughts).
 //! - [`hub_engine`]: an outside International draughts engine over Hub, as a `parlor match` opponent.
@@ -18,6 +19,8 @@
 pub mod arena;
 #[cfg(feature = "tools")]
 pub mod bench;
+#[cfg(feature = "tools")]
+pub mod datagen;
 pub mod eval;
 pub mod hub;
 #[cfg(feature = "tools")]
