@@ -36,15 +36,35 @@ pub type Net8 = crate::nn::Net<INPUTS_8X8, HIDDEN>;
 /// An 8x8 network as it trains.
 pub type Trainer8 = crate::nn::Trainer<INPUTS_8X8, HIDDEN>;
 
+/// The 0-based square of each bit of [`Position::bitboards`] on a board whose pairs of rows take `stride` bits
+/// (11 on the 10x10 board, 9 on the 8x8): square `s` is bit `s + s / (stride - 1)`, one bit left empty after
+/// every second row.
+const fn squares_of_bits(stride: usize) -> [u8; 64] {
+    let mut table = [0u8; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        table[bit] = (bit - bit / stride) as u8;
+        bit += 1;
+    }
+    table
+}
+
+/// [`squares_of_bits`] of the 10x10 board.
+const SQUARE_OF_BIT_10: [u8; 64] = squares_of_bits(11);
+/// [`squares_of_bits`] of the 8x8 board.
+const SQUARE_OF_BIT_8: [u8; 64] = squares_of_bits(9);
+
 /// The input of a piece of `color` (a king or a man) on board bit `bit`, seen by the side `view` to move, for a
-/// network of `I` inputs (a quarter of them squares). 0-based square `s` is bit `s + s / (2h)` with `h` dark
-/// squares a row: after every second row one bit is left empty, so a square is its bit less the bits left empty
-/// before it.
+/// network of `I` inputs (a quarter of them squares: 50 or 32).
 #[inline]
 fn input<const I: usize>(view: Color, color: Color, king: bool, bit: u32) -> usize {
     let squares = I / 4;
-    let stride = if squares == 50 { 11 } else { 9 };
-    let s = (bit as usize & 63) - (bit as usize & 63) / stride;
+    let table = if squares == 50 {
+        &SQUARE_OF_BIT_10
+    } else {
+        &SQUARE_OF_BIT_8
+    };
+    let s = usize::from(table[bit as usize & 63]);
     let square = if view == Color::White { s } else { squares - 1 - s };
     (2 * usize::from(color != view) + usize::from(king)) * squares + square
 }
