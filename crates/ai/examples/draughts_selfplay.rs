@@ -31,15 +31,9 @@ fn main() {
         eprintln!("{usage}");
         std::process::exit(2);
     };
-    let variant = match variant.as_str() {
-        "english" => DraughtsVariant::English,
-        "russian" => DraughtsVariant::Russian,
-        "pool" => DraughtsVariant::Pool,
-        "international" => DraughtsVariant::International,
-        _ => {
-            eprintln!("{usage}");
-            std::process::exit(2);
-        }
+    let Ok(variant) = variant.parse::<DraughtsVariant>() else {
+        eprintln!("{usage}");
+        std::process::exit(2);
     };
     let number = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let depth = number(4, 11) as u32;

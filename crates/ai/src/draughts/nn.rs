@@ -33,8 +33,6 @@ pub type Net = crate::nn::Net<INPUTS, HIDDEN>;
 pub type Trainer = crate::nn::Trainer<INPUTS, HIDDEN>;
 /// An 8x8 variant's network.
 pub type Net8 = crate::nn::Net<INPUTS_8X8, HIDDEN>;
-/// An 8x8 network as it trains.
-pub type Trainer8 = crate::nn::Trainer<INPUTS_8X8, HIDDEN>;
 
 /// The 0-based square of each bit of [`Position::bitboards`] on a board whose pairs of rows take `stride` bits
 /// (11 on the 10x10 board, 9 on the 8x8): square `s` is bit `s + s / (stride - 1)`, one bit left empty after
@@ -243,15 +241,8 @@ pub fn example(variant: DraughtsVariant, line: &str) -> Option<Example> {
 }
 
 /// Each variant's geometry.
-static GEOMETRIES: LazyLock<[super::eval::Geometry; 4]> = LazyLock::new(|| {
-    [
-        DraughtsVariant::English,
-        DraughtsVariant::International,
-        DraughtsVariant::Russian,
-        DraughtsVariant::Pool,
-    ]
-    .map(super::eval::Geometry::new)
-});
+static GEOMETRIES: LazyLock<[super::eval::Geometry; 4]> =
+    LazyLock::new(|| DraughtsVariant::ALL.map(super::eval::Geometry::new));
 
 #[cfg(test)]
 pub(crate) mod tests {
