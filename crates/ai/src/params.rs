@@ -54,8 +54,7 @@ pub struct LevelParams {
     /// Threads searching together (lazy SMP, chess only), at most the machine's cores. Searches to a fixed
     /// depth use one, so that their node counts stay reproducible.
     pub threads: usize,
-    /// Whether the evaluation adds the network's correction (`chess/nn.rs`; `draughts/nn.rs` where the variant has
-    /// one: International and English).
+    /// Whether the evaluation adds the network's correction (`chess/nn.rs`; `draughts/nn.rs`, one per variant).
     pub network: bool,
     /// Draughts, International: whether the evaluation also adds the pattern weights' correction
     /// (`draughts/patterns.rs`).
@@ -469,8 +468,8 @@ pub const ENGLISH_LEVELS: [LevelParams; 8] = [
 ];
 
 /// Russian and Pool levels (8x8, flying kings): as English's up to level 3; 4: four plies without noise; 5
-/// (medium): six plies; 6: eight plies; 7: 10% of the time; 8 (hard): all of it. With flying kings each ply is
-/// worth more than in English, so the fixed depths are closer together.
+/// (medium): six plies; 6: eight plies; 7: 10% of the time; 8 (hard): all of it, with the variant's network.
+/// With flying kings each ply is worth more than in English, so the fixed depths are closer together.
 pub const FLYING_8X8_LEVELS: [LevelParams; 8] = [
     DRAUGHTS_LEVEL1,
     level(2, 40, true),
@@ -479,7 +478,10 @@ pub const FLYING_8X8_LEVELS: [LevelParams; 8] = [
     level(6, 15, true),
     level(8, 5, true),
     full(FLYING_8X8_LEVEL7_TIME_PERMILLE),
-    full(1000),
+    LevelParams {
+        network: true,
+        ..full(1000)
+    },
 ];
 
 /// International levels (10x10): as English's up to level 3; 4: four plies without noise; 5 (medium): six plies
@@ -665,11 +667,7 @@ mod tests {
                 "{variant:?}: hard uses all of its time"
             );
             assert_eq!(levels[7].max_depth, MAX_DEPTH, "{variant:?}");
-            assert_eq!(
-                levels[7].network,
-                crate::draughts::nn::Network::built_in(variant).is_some(),
-                "{variant:?}: hard uses the variant's network if it has one"
-            );
+            assert!(levels[7].network, "{variant:?}: hard uses the variant's network");
             assert_eq!(
                 levels[7].patterns,
                 variant == DraughtsVariant::International,

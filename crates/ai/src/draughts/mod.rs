@@ -7,7 +7,7 @@
 //! - [`eval`]: the evaluation and the board geometry of each variant.
 //! - [`hub`]: the Hub protocol of Scan (`parlor hub`, International draughts).
 //! - [`hub_engine`]: an outside International draughts engine over Hub, as a `parlor match` opponent.
-//! - [`nn`]: the networks that correct the International and English evaluations (hard).
+//! - [`nn`]: the networks that correct each variant's evaluation (hard).
 //! - [`patterns`]: the learnt weights of formations of men that correct it further (hard).
 //! - `search`: PVS and the capture search under the shared driver (`crate::driver`); where the level says so
 //!   ([`crate::params::LevelParams::threats`]), the capture search also answers a threat to take.

@@ -6,11 +6,11 @@
 //!
 //! - International: Scan 2.0's scores from its own games at 10 ms a move, as `examples/draughts_datagen.rs`
 //!   writes them (what an engine says a position is worth is a fact; nothing of its program is in ours);
-//! - English: our own engine's scores at a fixed depth in games of hard against itself
+//! - English, Russian and Pool: our own engine's scores at a fixed depth in games of hard against itself
 //!   (`examples/draughts_selfplay.rs`): the evaluation learns what a deeper search finds.
 //!
-//! Trained by `examples/nn.rs` (its header says how to pick the game); embedded from `nn.bin` and
-//! `nn-english.bin`. Russian and Pool have none.
+//! Trained by `examples/nn.rs` (its header says how to pick the game); embedded from `nn.bin`, `nn-english.bin`,
+//! `nn-russian.bin` and `nn-pool.bin`.
 
 pub use crate::nn::Example;
 use parlor_draughts::{Color, DraughtsVariant, Position};
@@ -160,6 +160,11 @@ static NET: LazyLock<Option<Net>> = LazyLock::new(|| Net::from_bytes(include_byt
 /// The English network built into this binary.
 static ENGLISH: LazyLock<Option<Net8>> =
     LazyLock::new(|| Net8::from_bytes(include_bytes!("nn-english.bin")).ok());
+/// The Russian network built into this binary.
+static RUSSIAN: LazyLock<Option<Net8>> =
+    LazyLock::new(|| Net8::from_bytes(include_bytes!("nn-russian.bin")).ok());
+/// The Pool network built into this binary.
+static POOL: LazyLock<Option<Net8>> = LazyLock::new(|| Net8::from_bytes(include_bytes!("nn-pool.bin")).ok());
 
 /// A variant's built-in network, as a search uses it.
 #[derive(Clone, Copy, Debug)]
@@ -177,7 +182,8 @@ impl Network {
         match variant {
             DraughtsVariant::International => NET.as_ref().map(Network::Ten),
             DraughtsVariant::English => ENGLISH.as_ref().map(Network::Eight),
-            DraughtsVariant::Russian | DraughtsVariant::Pool => None,
+            DraughtsVariant::Russian => RUSSIAN.as_ref().map(Network::Eight),
+            DraughtsVariant::Pool => POOL.as_ref().map(Network::Eight),
         }
     }
 
@@ -217,7 +223,7 @@ impl Network {
 }
 
 /// The built-in network's correction of the evaluation of `pos`, in hundredths of a man for the side to move; 0
-/// for a variant without one.
+/// for a variant without one (or whose file does not read, which a test rules out).
 pub fn correction(pos: &Position) -> i32 {
     Network::built_in(pos.variant()).map_or(0, |net| net.correction(pos))
 }
@@ -253,9 +259,18 @@ pub(crate) mod tests {
         let bytes = include_bytes!("nn.bin");
         let net = Net::from_bytes(bytes).expect("the International network");
         assert_eq!(net.to_bytes(), bytes.to_vec());
-        let bytes = include_bytes!("nn-english.bin");
-        let net = Net8::from_bytes(bytes).expect("the English network");
-        assert_eq!(net.to_bytes(), bytes.to_vec());
+        let eight: [&[u8]; 3] = [
+            include_bytes!("nn-english.bin"),
+            include_bytes!("nn-russian.bin"),
+            include_bytes!("nn-pool.bin"),
+        ];
+        for bytes in eight {
+            let net = Net8::from_bytes(bytes).expect("an 8x8 network");
+            assert_eq!(net.to_bytes(), bytes.to_vec());
+        }
+        for variant in DraughtsVariant::ALL {
+            assert!(Network::built_in(variant).is_some(), "{variant:?}");
+        }
     }
 
     /// An International position, White to move, and the same position turned round with the colours swapped,
@@ -282,15 +297,17 @@ pub(crate) mod tests {
         assert_eq!(inputs_of::<INPUTS>(&white, &mut inputs), 10);
         let start = Position::start(DraughtsVariant::International);
         assert_eq!(inputs_of::<INPUTS>(&start, &mut inputs), 40);
-        // English: square n turned round is 33 - n.
-        let white = Position::from_fen(DraughtsVariant::English, "W:W18,21,22,K30:B5,9,10").expect("fen");
-        let black = Position::from_fen(DraughtsVariant::English, "B:W24,23,28:B15,12,11,K3").expect("fen");
-        assert_ne!(correction(&white), 0);
-        assert_eq!(correction(&white), correction(&black));
-        assert_eq!(inputs_of::<INPUTS_8X8>(&white, &mut inputs), 7);
-        for variant in [DraughtsVariant::Russian, DraughtsVariant::Pool] {
-            assert!(Network::built_in(variant).is_none());
-            assert_eq!(correction(&Position::start(variant)), 0);
+        // The 8x8 boards: square n turned round is 33 - n.
+        for variant in [
+            DraughtsVariant::English,
+            DraughtsVariant::Russian,
+            DraughtsVariant::Pool,
+        ] {
+            let white = Position::from_fen(variant, "W:W18,21,22,K30:B5,9,10").expect("fen");
+            let black = Position::from_fen(variant, "B:W24,23,28:B15,12,11,K3").expect("fen");
+            assert_ne!(correction(&white), 0, "{variant:?}");
+            assert_eq!(correction(&white), correction(&black), "{variant:?}");
+            assert_eq!(inputs_of::<INPUTS_8X8>(&white, &mut inputs), 7);
         }
     }
 
@@ -325,7 +342,7 @@ pub(crate) mod tests {
     #[test]
     fn sums_updated_move_by_move_equal_sums_from_scratch() {
         let mut rng = crate::rng::Rng::new(4);
-        for variant in [DraughtsVariant::International, DraughtsVariant::English] {
+        for variant in DraughtsVariant::ALL {
             let net = Network::built_in(variant).expect("a built-in network");
             let (mut captures, mut promotions, mut kings) = (0, 0, 0);
             for _ in 0..200 {
