@@ -164,7 +164,7 @@ struct MatchArgs {
     #[arg(long, default_value = "chess")]
     game: String,
     /// First player: a level (1 to 8, or easy, medium, hard), random, an external UCI engine's command (chess),
-    /// or `hub:` and a Hub engine's command (International draughts; the program starts in its own folder).
+    /// or `hub:` and a Hub engine's command (draughts; the program starts in its own folder).
     #[arg(long)]
     a: String,
     /// Second player, as --a.

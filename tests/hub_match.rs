@@ -1,6 +1,8 @@
-//! `parlor match` against outside International draughts engines over Hub, at a time per move or on a game clock:
-//! the second version of the protocol with our own `parlor hub` as the engine, and the first with Scan 2.0 (`PARLOR_TEST_SCAN` names its program,
-//! built from ../shared/anchors/scan-2.0; ignored unless asked for, as .ci/run does when that folder is there).
+//! `parlor match` against outside draughts engines over Hub, at a time per move or on a game clock: the second
+//! version of the protocol with our own `parlor hub` as the engine (International), the first with Scan 2.0
+//! (`PARLOR_TEST_SCAN` names its program, built from ../shared/anchors/scan-2.0), and English draughts with
+//! rapid-draughts from npm (`PARLOR_TEST_RAPID_DRAUGHTS` names tools/engines/rapid-draughts-hub/hub.mjs); the
+//! outside engines' tests are ignored unless asked for, as .ci/run does.
 #![allow(clippy::unwrap_used)]
 
 use std::process::Command;
@@ -68,15 +70,28 @@ fn a_match_against_parlor_hub_speaks_the_second_version() {
 #[test]
 fn a_hub_engine_is_refused_for_other_games_with_the_reason() {
     let engine = format!("hub:{PARLOR} hub");
-    for game in ["draughts/english", "chess", "chess4"] {
+    for game in ["chess", "chess4"] {
         let (ok, stdout, stderr) =
             run_match(&["--game", game, "--a", "easy", "--b", &engine, "--games", "2"]);
         assert!(!ok, "{game}: {stdout}");
-        assert!(
-            stderr.contains("plays International draughts only"),
-            "{game}: {stderr}"
-        );
+        assert!(stderr.contains("plays draughts only"), "{game}: {stderr}");
     }
+    // A variant the engine does not play: it answers the variant's setting with an error, which the match reports.
+    let (ok, stdout, stderr) = run_match(&[
+        "--game",
+        "draughts/english",
+        "--a",
+        "easy",
+        "--b",
+        &engine,
+        "--games",
+        "2",
+    ]);
+    assert!(!ok, "{stdout}");
+    assert!(
+        stderr.contains("variant: normal (International draughts) only"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -84,6 +99,32 @@ fn a_hub_engine_is_refused_for_other_games_with_the_reason() {
 fn a_match_against_scan_speaks_the_first_version() {
     let scan = std::env::var("PARLOR_TEST_SCAN").expect("PARLOR_TEST_SCAN must name Scan 2.0's program");
     two_games_against("hard", &format!("hub:{scan} hub"), "book=false");
+}
+
+#[test]
+#[ignore = "needs node and tools/engines/rapid-draughts-hub's npm packages: set PARLOR_TEST_RAPID_DRAUGHTS to its \
+            hub.mjs and run with --ignored (.ci/run does)"]
+fn a_match_of_english_draughts_against_rapid_draughts() {
+    let hub = std::env::var("PARLOR_TEST_RAPID_DRAUGHTS")
+        .expect("PARLOR_TEST_RAPID_DRAUGHTS must name tools/engines/rapid-draughts-hub/hub.mjs");
+    let engine = format!("hub:{hub}");
+    let (ok, stdout, stderr) = run_match(&[
+        "--game",
+        "draughts/english",
+        "--a",
+        "medium",
+        "--b",
+        &engine,
+        "--movetime",
+        "20",
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(tally(&stdout, 2).iter().sum::<usize>(), 2, "{stdout}");
+    assert!(!stderr.contains("illegal"), "{stderr}");
 }
 
 #[test]
@@ -165,7 +206,7 @@ fn a_four_player_match_on_a_clock_is_refused_with_the_reason() {
 fn scores_a_position_alone(command: &str, options: &[(String, String)]) {
     use parlor_ai::draughts::hub_engine::HubEngine;
     use parlor_draughts::{DraughtsVariant, Position};
-    let mut engine = HubEngine::start(command, options).unwrap();
+    let mut engine = HubEngine::start(command, DraughtsVariant::International, options).unwrap();
     for fen in [
         "W:W31,32,33,34,35,36,37,38:B3,9",
         "B:W44,45:B12,13,14,15,16,17,18,19",

@@ -39,7 +39,8 @@ fn main() {
     };
     let start = move |_| {
         let options = [("book".to_owned(), "false".to_owned())];
-        HubEngine::start(&command, &options).map(|engine| HubTeacher { engine, movetime })
+        HubEngine::start(&command, DraughtsVariant::International, &options)
+            .map(|engine| HubTeacher { engine, movetime })
     };
     let (seconds, threads, seed, side) = (number(1, 600), number(2, 2), number(5, 2026), number(6, 300));
     match datagen::run(

@@ -86,7 +86,7 @@ fn label(
     movetime: Duration,
     deadline: Instant,
 ) -> Vec<String> {
-    let mut engine = match HubEngine::start(teacher, options) {
+    let mut engine = match HubEngine::start(teacher, DraughtsVariant::International, options) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("{teacher}: {e}");

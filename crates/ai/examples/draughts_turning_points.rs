@@ -34,7 +34,7 @@ fn main() {
         }
     };
     let options = vec![("book".to_owned(), "false".to_owned())];
-    let mut engine = match HubEngine::start(&judge, &options) {
+    let mut engine = match HubEngine::start(&judge, DraughtsVariant::International, &options) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("{judge}: {e}");

@@ -8,7 +8,6 @@ use crate::params::LevelParams;
 use crate::request::{Level, Request};
 use crate::rng::Rng;
 use crate::{Engine, chess::Root};
-use parlor_draughts::DraughtsVariant;
 use parlor_game::{GameKind, Outcome, Rules, Seat};
 use shakmaty::Position as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -484,7 +483,7 @@ fn make_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, ArenaErr
         PlayerSpec::Hub { command, .. } => {
             return Err(ArenaError::WrongGame {
                 player: format!("hub:{command}"),
-                plays: "International draughts",
+                plays: "draughts",
             });
         }
     })
@@ -590,15 +589,15 @@ pub fn run_match(
     Ok(summary)
 }
 
-/// A player of the draughts and four-player matches: one of our levels, a random mover, or (International
-/// draughts) an outside engine over Hub.
+/// A player of the draughts and four-player matches: one of our levels, a random mover, or (draughts) an outside
+/// engine over Hub.
 pub(crate) enum LocalPlayer {
     /// Our engine at a level (with its parameters when a match changes them), with its own seed for the level's
     /// noise.
     Ours(Box<Engine>, Level, Option<LevelParams>, crate::rng::Rng),
     /// A uniformly random legal move.
     Random(crate::rng::Rng),
-    /// An outside International draughts engine.
+    /// An outside draughts engine.
     Hub(Box<crate::draughts::hub_engine::HubEngine>),
 }
 
@@ -618,12 +617,12 @@ impl LocalPlayer {
                 plays: "chess",
             }),
             PlayerSpec::Hub { command, options } => match game {
-                GameKind::Draughts(DraughtsVariant::International) => Ok(LocalPlayer::Hub(Box::new(
-                    crate::draughts::hub_engine::HubEngine::start(command, options)?,
+                GameKind::Draughts(variant) => Ok(LocalPlayer::Hub(Box::new(
+                    crate::draughts::hub_engine::HubEngine::start(command, variant, options)?,
                 ))),
                 _ => Err(ArenaError::WrongGame {
                     player: format!("hub:{command}"),
-                    plays: "International draughts",
+                    plays: "draughts",
                 }),
             },
         }
@@ -766,6 +765,7 @@ pub fn print_chess_match(cfg: &MatchConfig, show_moves: bool) -> Result<Summary,
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use parlor_draughts::DraughtsVariant;
 
     #[test]
     fn players_read_as_levels_uci_or_hub_engines() {

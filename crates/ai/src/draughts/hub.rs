@@ -1,6 +1,6 @@
 //! The Hub protocol (version 2, Fabien Letouzey's protocol of the draughts engine Scan and the Hub GUI) for our
-//! International draughts engine: `parlor hub`. Hub speaks 10x10 only, so the variant is International
-//! (`normal`); the level is an engine parameter (`set-param name=level value=1..8|easy|medium|hard`).
+//! International draughts engine: `parlor hub`. The variant is International (`normal`; setting another is
+//! answered with an error); the level is an engine parameter (`set-param name=level value=1..8|easy|medium|hard`).
 //!
 //! Positions are 51 characters (side to move, then squares 1-50: `w b W B e`); moves are `32-28` or, for a
 //! capture, from, to and every captured square: `28x19x23`. We reply `info` after each iteration and `done
@@ -239,14 +239,16 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> std::io:
                 say("param name=level value=hard type=enum values=\"1 easy 3 4 medium 6 7 hard\"")?;
                 say("wait")?;
             }
-            "set-param" => {
-                if arg(&args, "name") == Some("level") {
-                    match arg(&args, "value").map(str::parse::<Level>) {
-                        Some(Ok(level)) => state.level = level,
-                        _ => say("error message=\"level: 1 to 8, easy, medium or hard\"")?,
-                    }
+            "set-param" => match arg(&args, "name") {
+                Some("level") => match arg(&args, "value").map(str::parse::<Level>) {
+                    Some(Ok(level)) => state.level = level,
+                    _ => say("error message=\"level: 1 to 8, easy, medium or hard\"")?,
+                },
+                Some("variant") if arg(&args, "value") != Some("normal") => {
+                    say("error message=\"variant: normal (International draughts) only\"")?
                 }
-            }
+                _ => {}
+            },
             "init" => say("ready")?,
             "new-game" => {
                 if let Ok(mut e) = engine.lock() {

@@ -1,5 +1,5 @@
-//! An outside International draughts engine over the Hub protocol, as an opponent in `parlor match`
-//! (`--b "hub:<command>"`). Both versions of the protocol are spoken, told apart by the engine's answer to `hub`:
+//! An outside draughts engine over the Hub protocol, as an opponent in `parlor match` (`--b "hub:<command>"`), in
+//! any variant the engine plays: International, or another it is told with a `variant` setting. Both versions of the protocol are spoken, told apart by the engine's answer to `hub`:
 //! the second (Scan 3.x, `parlor hub`) introduces itself with `id name=...`, the first (Scan 2.x) with `name ...`.
 //!
 //! | step | first version | second version |
@@ -9,8 +9,10 @@
 //! | a move | `pos w<50 squares>`, `time <ms>`, `go` -> `move <move> [ponder]` | `pos pos=W<50 squares> moves="..."` (the start and the game's moves), `level move-time=<s>`, `go think` -> `done move=<move>` |
 //! | on a game clock | `level 0 <ms left> <increment ms>` instead of `time` | `level time=<s left> inc=<s>` |
 //!
-//! Squares 1 to 50 are written `w`/`b` for men, `W`/`B` for kings and `e` when empty; a move is `from-to`, or
-//! `fromxto` then `x` and each captured square. The engine's program starts in its own folder (Scan reads its
+//! Squares 1 to 50 (1 to 32 on the 8x8 boards) are written `w`/`b` for men, `W`/`B` for kings and `e` when
+//! empty; a move is `from-to`, or `fromxto` then `x` and each captured square. For a variant other than
+//! International the engine is first told `variant` (`set variant english`, `set-param name=variant
+//! value=english`). The engine's program starts in its own folder (Scan reads its
 //! `scan.ini` and `data/` from there).
 
 use super::hub::{hub_move, parse_hub_move, parse_line};
@@ -32,18 +34,25 @@ pub enum HubVersion {
 pub struct HubEngine {
     process: EngineProcess,
     version: HubVersion,
+    variant: DraughtsVariant,
 }
 
 impl HubEngine {
-    /// Starts `command` (program and arguments, split on whitespace; the program starts in its own folder), sets
-    /// `options` (name, value) and waits until it is ready.
+    /// Starts `command` (program and arguments, split on whitespace; the program starts in its own folder) for
+    /// `variant`, sets `options` (name, value) and waits until it is ready.
     ///
     /// # Errors
-    /// `EngineError` when it does not start or does not answer as the protocol says.
-    pub fn start(command: &str, options: &[(String, String)]) -> Result<HubEngine, EngineError> {
+    /// `EngineError` when it does not start or does not answer as the protocol says (an engine that does not
+    /// play `variant` answers its setting with an error).
+    pub fn start(
+        command: &str,
+        variant: DraughtsVariant,
+        options: &[(String, String)],
+    ) -> Result<HubEngine, EngineError> {
         let mut engine = HubEngine {
             process: EngineProcess::start(command, true)?,
             version: HubVersion::First,
+            variant,
         };
         engine.process.send("hub")?;
         loop {
@@ -55,7 +64,9 @@ impl HubEngine {
                 break;
             }
         }
-        for (name, value) in options {
+        let variant_setting = (variant != DraughtsVariant::International)
+            .then(|| ("variant".to_owned(), variant.name().to_owned()));
+        for (name, value) in variant_setting.iter().chain(options) {
             let set = match engine.version {
                 HubVersion::First => format!("set {name} {value}"),
                 HubVersion::Second => format!("set-param name={name} value={value}"),
@@ -83,13 +94,13 @@ impl HubEngine {
         }
     }
 
-    /// The engine's move (in our notation) for the position after `moves` (our notation) from the start of
-    /// International draughts, thinking `think`.
+    /// The engine's move (in our notation) for the position after `moves` (our notation) from the start of its
+    /// variant, thinking `think`.
     ///
     /// # Errors
     /// `EngineError` when a move of ours does not replay, the engine reports an error or answers no move.
     pub fn choose(&mut self, moves: &[String], think: Think) -> Result<String, EngineError> {
-        let mut game = Game::new(DraughtsVariant::International, Options::default());
+        let mut game = Game::new(self.variant, Options::default());
         // The second version takes the start and the moves (the engine sees repetitions and the no-progress
         // count); the first, the position alone.
         let mut hub_moves = Vec::with_capacity(moves.len());
@@ -106,7 +117,7 @@ impl HubEngine {
         let setup = match self.version {
             HubVersion::First => format!("pos {}", hub_squares(&pos, self.version)),
             HubVersion::Second => {
-                let start = Position::start(DraughtsVariant::International);
+                let start = Position::start(self.variant);
                 let start = hub_squares(&start, self.version);
                 if hub_moves.is_empty() {
                     format!("pos pos={start}")
@@ -214,16 +225,16 @@ fn info_score(line: &str, version: HubVersion) -> Option<i32> {
 }
 
 /// A position as Hub writes it: the side to move (`w` or `b` in the first version, `W` or `B` in the second), then
-/// squares 1 to 50.
+/// every square from 1 (50 on the International board, 32 on the 8x8 ones).
 pub fn hub_squares(pos: &Position, version: HubVersion) -> String {
-    let mut out = String::with_capacity(51);
+    let mut out = String::with_capacity(pos.square_count() as usize + 1);
     out.push(match (pos.side_to_move(), version) {
         (Color::White, HubVersion::First) => 'w',
         (Color::Black, HubVersion::First) => 'b',
         (Color::White, HubVersion::Second) => 'W',
         (Color::Black, HubVersion::Second) => 'B',
     });
-    for sq in 1..=50 {
+    for sq in 1..=pos.square_count() {
         out.push(match pos.piece_at(sq) {
             Some(p) => match (p.color, p.king) {
                 (Color::White, false) => 'w',
