@@ -1,6 +1,7 @@
 //! An outside draughts engine over the Hub protocol, as an opponent in `parlor match` (`--b "hub:<command>"`), in
-//! any variant the engine plays: International, or another it is told with a `variant` setting. Both versions of the protocol are spoken, told apart by the engine's answer to `hub`:
-//! the second (Scan 3.x, `parlor hub`) introduces itself with `id name=...`, the first (Scan 2.x) with `name ...`.
+//! any variant the engine plays: International, or another it is told with a `variant` setting. Both versions of
+//! the protocol are spoken, told apart by the engine's answer to `hub`: the second (Scan 3.x, `parlor hub`)
+//! introduces itself with `id name=...`, the first (Scan 2.x) with `name ...`.
 //!
 //! | step | first version | second version |
 //! |---|---|---|
@@ -12,8 +13,8 @@
 //! Squares 1 to 50 (1 to 32 on the 8x8 boards) are written `w`/`b` for men, `W`/`B` for kings and `e` when
 //! empty; a move is `from-to`, or `fromxto` then `x` and each captured square. For a variant other than
 //! International the engine is first told `variant` (`set variant english`, `set-param name=variant
-//! value=english`). The engine's program starts in its own folder (Scan reads its
-//! `scan.ini` and `data/` from there).
+//! value=english`). The engine's program starts in its own folder (Scan reads its `scan.ini` and `data/` from
+//! there).
 
 use super::hub::{hub_move, parse_hub_move, parse_line};
 use crate::engine_process::{EngineError, EngineProcess};
