@@ -32,43 +32,39 @@ use shakmaty::Chess;
 use std::time::Instant;
 
 fn main() {
-    match std::env::var("PARLOR_NN_GAME").as_deref() {
-        Ok("international") => run::<{ draughts_nn::INPUTS }, { draughts_nn::HIDDEN }>(Game {
-            example: |line| draughts_nn::example(DraughtsVariant::International, line),
-            ..DRAUGHTS
-        }),
-        Ok("english") => run::<{ draughts_nn::INPUTS_8X8 }, { draughts_nn::HIDDEN }>(Game {
-            example: |line| draughts_nn::example(DraughtsVariant::English, line),
-            ..DRAUGHTS
-        }),
-        Ok("russian") => run::<{ draughts_nn::INPUTS_8X8 }, { draughts_nn::HIDDEN }>(Game {
-            example: |line| draughts_nn::example(DraughtsVariant::Russian, line),
-            ..DRAUGHTS
-        }),
-        Ok("pool") => run::<{ draughts_nn::INPUTS_8X8 }, { draughts_nn::HIDDEN }>(Game {
-            example: |line| draughts_nn::example(DraughtsVariant::Pool, line),
-            ..DRAUGHTS
-        }),
-        Ok("chess") | Err(_) => run::<{ chess_nn::INPUTS }, { chess_nn::HIDDEN }>(Game {
-            example: chess_nn::example,
+    let game = std::env::var("PARLOR_NN_GAME").unwrap_or_else(|_| "chess".to_owned());
+    if game == "chess" {
+        return run::<{ chess_nn::INPUTS }, { chess_nn::HIDDEN }>(Game {
+            example: Box::new(chess_nn::example),
             clip: chess_nn::CLIP,
             k: None,
             judge: Some(judge_chess),
-        }),
-        Ok(other) => {
-            eprintln!("PARLOR_NN_GAME is chess, international, english, russian or pool, not {other}");
+        });
+    }
+    match game.parse::<DraughtsVariant>() {
+        Ok(DraughtsVariant::International) => {
+            run::<{ draughts_nn::INPUTS }, { draughts_nn::HIDDEN }>(draughts(DraughtsVariant::International))
+        }
+        Ok(variant) => run::<{ draughts_nn::INPUTS_8X8 }, { draughts_nn::HIDDEN }>(draughts(variant)),
+        Err(_) => {
+            eprintln!("PARLOR_NN_GAME is chess, international, english, russian or pool, not {game}");
             std::process::exit(2);
         }
     }
 }
 
-/// What the draughts networks share: the teacher's scale, no judging.
-const DRAUGHTS: Game = Game {
-    example: |_| None,
-    clip: draughts_nn::CLIP,
-    k: Some(1.0 / draughts_nn::TEACHER_SCALE),
-    judge: None,
-};
+/// A draughts variant's network: the variant's positions, the teacher's scale, no judging.
+fn draughts(variant: DraughtsVariant) -> Game {
+    Game {
+        example: Box::new(move |line| draughts_nn::example(variant, line)),
+        clip: draughts_nn::CLIP,
+        k: Some(1.0 / draughts_nn::TEACHER_SCALE),
+        judge: None,
+    }
+}
+
+/// Reads a line of a samples file into an example.
+type Reader = Box<dyn Fn(&str) -> Option<Example>>;
 
 /// Judges networks already trained: their paths, the held-out examples of each samples file, those examples'
 /// positions (FEN) and the logistic scale.
@@ -77,7 +73,7 @@ type Judge = fn(&[String], &[(String, Vec<Example>)], &[Vec<String>], f32);
 /// What differs between the games' networks.
 struct Game {
     /// Reads a line of a samples file.
-    example: fn(&str) -> Option<Example>,
+    example: Reader,
     /// The clip of the first layer.
     clip: f32,
     /// The logistic scale, when the labels fix it (otherwise the one that fits the evaluation best).
