@@ -222,12 +222,6 @@ impl Network {
     }
 }
 
-/// The built-in network's correction of the evaluation of `pos`, in hundredths of a man for the side to move; 0
-/// for a variant without one (or whose file does not read, which a test rules out).
-pub fn correction(pos: &Position) -> i32 {
-    Network::built_in(pos.variant()).map_or(0, |net| net.correction(pos))
-}
-
 /// An example from a `fen;score` line: a position of `variant` and the teacher's score of it, in hundredths of a
 /// man for the side to move.
 pub fn example(variant: DraughtsVariant, line: &str) -> Option<Example> {
@@ -253,6 +247,13 @@ static GEOMETRIES: LazyLock<[super::eval::Geometry; 4]> =
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// The built-in network's correction of the evaluation of `pos`.
+    fn correction(pos: &Position) -> i32 {
+        Network::built_in(pos.variant())
+            .expect("a built-in network")
+            .correction(pos)
+    }
 
     #[test]
     fn the_built_in_networks_read_and_write_back_unchanged() {
